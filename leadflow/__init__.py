@@ -1,0 +1,1 @@
+"""LeadFlow: the document pipeline of a mortgage brokerage serving expats in Germany."""

@@ -1,0 +1,1 @@
+"""Talking to the extraction service: its wire contract, the client, signed callbacks."""
