@@ -1,0 +1,101 @@
+"""The object storage interface: one Protocol, its errors, key rules, and the choice by config.
+
+Two adapters implement it: `leadflow.storage.s3.S3Storage` (any S3 API through boto3) and
+`leadflow.storage.local.LocalStorage` (a folder, with signed URLs served by the app's
+`files` blueprint). `storage_from_config` picks one, so nothing else in LeadFlow knows which.
+"""
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+# S3's own limit on a key, in UTF-8 bytes; the local adapter keeps to it too so that a key
+# valid on one adapter is valid on the other.
+MAX_KEY_BYTES = 1024
+# One path segment: starts with a letter or digit (so never "." or ".." or a hidden file),
+# then letters, digits, "." "_" "-". Keys are made by LeadFlow, never taken from a client's
+# filename, so a narrow alphabet costs nothing and keeps keys safe as paths and in URLs.
+_SEGMENT = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+_KEY_RE = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*")
+DEFAULT_S3_REGION = "eu-central-1"
+
+
+class StorageError(Exception):
+    """Object storage failed; the cause is chained."""
+
+
+class ObjectMissing(StorageError):
+    """No object is stored under that key."""
+
+
+class InvalidKey(StorageError, ValueError):
+    """The key is not a relative path of safe segments (no "..", no leading "/")."""
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    """What `head` knows about a stored object."""
+
+    size: int
+    content_type: str | None
+
+
+@runtime_checkable
+class Storage(Protocol):
+    """Where documents' bytes live. Keys are checked with `check_key` by every adapter."""
+
+    def put(self, key: str, data: bytes, content_type: str) -> None:
+        """Store `data` under `key`, replacing any object there."""
+
+    def get(self, key: str) -> bytes:
+        """The whole object; ObjectMissing if absent."""
+
+    def read_prefix(self, key: str, length: int) -> bytes:
+        """At most the first `length` bytes (magic-byte checks); ObjectMissing if absent."""
+
+    def head(self, key: str) -> ObjectInfo | None:
+        """Size and content type, or None if absent."""
+
+    def delete(self, key: str) -> None:
+        """Remove the object; an absent object is not an error."""
+
+    def download_url(self, key: str, expires_in: int = 300) -> str:
+        """A short-lived signed GET URL for the object."""
+
+    def upload_target(
+        self, key: str, content_type: str, max_bytes: int, expires_in: int = 900
+    ) -> dict:
+        """How a browser uploads straight to storage: {"method", "url", "fields" | "headers"}."""
+
+
+def check_key(key: str) -> str:
+    """Return `key` if it is a safe relative key, else raise InvalidKey."""
+    if not isinstance(key, str) or not _KEY_RE.fullmatch(key):
+        raise InvalidKey(f"invalid storage key: {key!r}")
+    if len(key.encode()) > MAX_KEY_BYTES:
+        raise InvalidKey(f"storage key longer than {MAX_KEY_BYTES} bytes")
+    return key
+
+
+def storage_from_config(config: Mapping) -> Storage:
+    """S3Storage when S3_BUCKET is set, else LocalStorage (the embedded default)."""
+    # Imported here, not at module top: the adapters import this module's names.
+    if config.get("S3_BUCKET"):
+        from leadflow.storage.s3 import S3Storage
+
+        return S3Storage(
+            config["S3_BUCKET"],
+            endpoint_url=config.get("S3_ENDPOINT_URL") or None,
+            region=config.get("S3_REGION") or DEFAULT_S3_REGION,
+            create_bucket=_as_bool(config.get("S3_CREATE_BUCKET", False)),
+        )
+    from leadflow.storage.local import LocalStorage
+
+    return LocalStorage.from_config(config)
+
+
+def _as_bool(value) -> bool:
+    # Config may come straight from the environment, where "false" is a truthy string.
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    return bool(value)
