@@ -1,0 +1,63 @@
+"""The content JSON LeadFlow's verification reads, and the JSON Schema (2020-12) that describes it."""
+from leadflow.extractor.classify import detect_language
+from leadflow.extractor.reading import Reading
+
+MAX_TEXT_CHARS = 20_000  # the full text stays with the file; this is for search and a person's eye
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def build_content(reading: Reading, fields: dict) -> dict:
+    text = reading.text
+    return {
+        "fields": fields,
+        "text_chars": len(text),
+        "language": detect_language(text),
+        "pages": [{"number": p.number, "text_chars": len(p.text), "method": p.method} for p in reading.pages],
+        "text": text[:MAX_TEXT_CHARS],
+        "source": reading.format,
+    }
+
+
+def build_schema(document_type: str, field_schemas: dict[str, dict]) -> dict:
+    """A schema for the whole content; `fields` lists exactly the keys the content carries."""
+    return {
+        "$schema": SCHEMA_DIALECT,
+        "title": f"LeadFlow extraction content: {document_type}",
+        "type": "object",
+        "required": ["fields", "text_chars", "language", "pages", "text"],
+        "properties": {
+            "fields": {
+                "type": "object",
+                "properties": field_schemas,
+                "required": list(field_schemas),
+                "additionalProperties": False,
+            },
+            "text_chars": {"type": "integer", "minimum": 0},
+            "language": {"enum": ["de", "en", None]},
+            "pages": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["number", "text_chars"],
+                    "properties": {
+                        "number": {"type": "integer", "minimum": 1},
+                        "text_chars": {"type": "integer", "minimum": 0},
+                        "method": {"enum": ["text", "ocr", "xml"]},
+                    },
+                },
+            },
+            "text": {"type": "string", "maxLength": MAX_TEXT_CHARS},
+            "source": {"type": "string"},
+        },
+    }
+
+
+def select_fields(fields: dict, field_schemas: dict[str, dict], wanted: list[str]) -> tuple[dict, dict]:
+    """Narrow fields and their schemas to `wanted`, in that order; a name this type does not
+    extract is kept as null so the requested shape always holds."""
+    chosen, schemas = {}, {}
+    for name in wanted:
+        chosen[name] = fields.get(name)
+        schemas[name] = field_schemas.get(name) or {
+            "type": "null", "description": "not extracted for this document type"}
+    return chosen, schemas

@@ -1,0 +1,8 @@
+"""Fields of a employment_contract, parsed from its recovered text."""
+from leadflow.extractor.fields.types import AMOUNT, DATE, TEXT  # noqa: F401
+
+SCHEMAS: dict[str, dict] = {}
+
+
+def parse(reading) -> dict:
+    return {}

@@ -1,0 +1,47 @@
+"""One job's work as plain functions: bytes in, the callback's `type` and `data` out."""
+import logging
+
+from leadflow.extractor import classify as classifier
+from leadflow.extractor.content import build_content, build_schema, select_fields
+from leadflow.extractor.errors import ExtractionError, InternalError
+from leadflow.extractor.fields import extract_fields
+from leadflow.extractor.reading import read_document
+
+log = logging.getLogger(__name__)
+
+COMPLETED, FAILED = "job.completed", "job.failed"
+MODES = ("first", "reprocess", "customise")
+
+
+def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -> dict:
+    """The callback `data` of a completed job; raise ExtractionError when there is none."""
+    reading = read_document(data)
+    document_type, confidence = classifier.classify(reading.text)
+    fields, field_schemas = extract_fields(document_type, reading)
+    if mode == "customise" and output_spec and isinstance(output_spec.get("fields"), list):
+        fields, field_schemas = select_fields(fields, field_schemas, output_spec["fields"])
+    return {
+        "pages": len(reading.pages),
+        "document_type": document_type,
+        "confidence": confidence,
+        "content": build_content(reading, fields),
+        "schema": build_schema(document_type, field_schemas),
+        "error": None,
+    }
+
+
+def run(fetch, document_url: str, mode: str, output_spec: dict | None) -> tuple[str, dict]:
+    """Fetch and extract; every outcome, a bug included, becomes a (type, data) pair."""
+    try:
+        return COMPLETED, extract(fetch(document_url), mode, output_spec)
+    except ExtractionError as exc:
+        log.info("job failed: %s: %s", exc.code, exc.message)
+        return FAILED, failed_data(exc)
+    except Exception as exc:  # noqa: BLE001 - a bug must still reach LeadFlow as job.failed
+        log.exception("extraction crashed")
+        return FAILED, failed_data(InternalError(f"extraction crashed: {type(exc).__name__}"))
+
+
+def failed_data(error: ExtractionError) -> dict:
+    return {"pages": None, "document_type": classifier.UNKNOWN, "confidence": 0.0,
+            "content": None, "schema": None, "error": error.as_wire()}

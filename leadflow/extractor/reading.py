@@ -1,0 +1,176 @@
+"""Turning document bytes into text per page: PDF text layers through pypdf, images through OCR."""
+import io
+import logging
+import re
+import warnings
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+from pypdf import PdfReader
+from pypdf.errors import FileNotDecryptedError, PyPdfError
+
+from leadflow.extractor import ocr, sniff
+from leadflow.extractor.errors import TooLarge, Unreadable, UnsupportedType
+
+log = logging.getLogger(__name__)
+
+MAX_PIXELS = 40_000_000  # about a 600 dpi A4 scan; beyond it a "photo" is a decompression bomb
+MAX_PAGES = 100  # statements run long, but not this long; also bounds the time a job can take
+MAX_OCR_PAGES = 20  # OCR costs seconds a page; a 100-page scan would hold a worker for minutes
+MIN_TEXT_LAYER_CHARS = 20  # fewer characters on a page means a scan with at most a stray label
+
+
+@dataclass
+class Page:
+    number: int
+    text: str
+    method: str  # "text" (a PDF text layer) or "ocr"
+
+
+@dataclass
+class Reading:
+    """What was read from a document: its format, its pages' text and any embedded files."""
+    format: str
+    pages: list[Page]
+    attachments: dict[str, bytes] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(page.text for page in self.pages if page.text)
+
+
+def read_document(data: bytes) -> Reading:
+    """Read any supported format; raise UnsupportedType, Unreadable or TooLarge."""
+    fmt = sniff.sniff(data)
+    if fmt == sniff.PDF:
+        return read_pdf(data)
+    if fmt in (sniff.PNG, sniff.JPEG):
+        return read_image(data, fmt)
+    raise UnsupportedType("the file is not a PDF, PNG or JPEG (judged by its first bytes)")
+
+
+def read_pdf(data: bytes) -> Reading:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pypdf warns on every repaired xref; the log would drown
+            reader = PdfReader(io.BytesIO(data), strict=False)
+            if reader.is_encrypted:
+                # Owner-password-only PDFs open with the empty user password; others cannot be read.
+                try:
+                    if not reader.decrypt(""):
+                        raise Unreadable("the PDF is password-protected")
+                except (FileNotDecryptedError, NotImplementedError, PyPdfError) as exc:
+                    raise Unreadable(f"the PDF is password-protected: {exc}") from exc
+            count = len(reader.pages)
+            if count == 0:
+                raise Unreadable("the PDF has no pages")
+            if count > MAX_PAGES:
+                raise TooLarge(f"the PDF has {count} pages; the limit is {MAX_PAGES}")
+            pages = []
+            ocr_pages = 0
+            for index, page in enumerate(reader.pages):
+                text = _page_text(page, index + 1)
+                method = "text"
+                if len(text.strip()) < MIN_TEXT_LAYER_CHARS:
+                    image = _largest_page_image(page, index + 1)
+                    if image is not None:
+                        ocr_pages += 1
+                        if ocr_pages > MAX_OCR_PAGES:
+                            raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
+                        text, method = normalize_text(ocr.ocr_image(image)), "ocr"
+                pages.append(Page(number=index + 1, text=text, method=method))
+            attachments = _attachments(reader)
+    except (Unreadable, TooLarge):
+        raise
+    except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError,
+            RecursionError, OSError, EOFError, AssertionError, ZeroDivisionError) as exc:
+        # pypdf signals damage with many exception types, not only its own PdfReadError;
+        # a damaged file is the client's to replace, never a crash of the service.
+        raise Unreadable(f"the PDF is damaged or truncated: {type(exc).__name__}: {str(exc)[:200]}") from exc
+    return Reading(format=sniff.PDF, pages=pages, attachments=attachments)
+
+
+def read_image(data: bytes, fmt: str) -> Reading:
+    image = open_image(data)
+    return Reading(format=fmt, pages=[Page(number=1, text=normalize_text(ocr.ocr_image(image)), method="ocr")])
+
+
+def open_image(data: bytes) -> Image.Image:
+    """Decode an image fully, refusing pixel bombs before any pixel is decoded."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            check_pixels(image.size)
+            image.load()
+            # Phone photos carry their rotation in EXIF; OCR needs upright text.
+            return ImageOps.exif_transpose(image)
+    except TooLarge:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise TooLarge(f"the image is too large: {exc}") from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, struct_error()) as exc:
+        raise Unreadable(f"the image is damaged or truncated: {exc}") from exc
+
+
+def check_pixels(size: tuple[int, int]) -> None:
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise TooLarge(f"the image is {width}x{height} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels")
+
+
+def normalize_text(text: str) -> str:
+    """Trim line ends, keep a two-space gap where columns were, drop runs of blank lines."""
+    lines = [re.sub(r"[ \t\u00a0]{2,}", "  ", line).rstrip() for line in text.replace("\r", "").split("\n")]
+    out = "\n".join(lines)
+    out = re.sub(r"\n{3,}", "\n\n", out)
+    return out.strip("\n").replace("\x0c", "")
+
+
+def _page_text(page, number: int) -> str:
+    # Layout mode keeps a label and its value on one line, as OCR does, so one set of field
+    # patterns serves both; some odd fonts break it, and plain mode is the fallback.
+    try:
+        return normalize_text(page.extract_text(extraction_mode="layout") or "")
+    except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError, ZeroDivisionError):
+        log.debug("layout extraction failed on page %d; plain mode", number)
+    return normalize_text(page.extract_text() or "")
+
+
+def _largest_page_image(page, number: int):
+    """The biggest raster image on a page (a scan), decoded, or None when the page has none."""
+    try:
+        resources = page.get("/Resources") or {}
+        xobjects = resources.get_object().get("/XObject") if resources else None
+    except (PyPdfError, AttributeError, KeyError):
+        return None
+    if not xobjects:
+        return None
+    best_name, best_area = None, 0
+    for name, ref in xobjects.get_object().items():
+        obj = ref.get_object()
+        if obj.get("/Subtype") != "/Image":
+            continue
+        width, height = int(obj.get("/Width", 0)), int(obj.get("/Height", 0))
+        check_pixels((width, height))  # before decoding, so a bomb is never inflated
+        if width * height > best_area:
+            best_name, best_area = name, width * height
+    if best_name is None:
+        return None
+    for image_file in page.images:
+        if image_file.name.rsplit(".", 1)[0].lstrip("/") == best_name.lstrip("/"):
+            return image_file.image
+    return None
+
+
+def _attachments(reader: PdfReader) -> dict[str, bytes]:
+    """Embedded files (ZUGFeRD/Factur-X XML rides in here); a broken catalogue yields none."""
+    try:
+        return {name: blobs[0] for name, blobs in reader.attachments.items() if blobs}
+    except (PyPdfError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+def struct_error():
+    import struct
+    return struct.error

@@ -1,0 +1,248 @@
+"""The extractor's HTTP layer and worker pools: accept jobs, run them, deliver their callbacks."""
+import hmac
+import logging
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import Flask, jsonify, request
+from werkzeug.serving import make_server
+
+from leadflow.extractor import pipeline
+from leadflow.extractor.config import ExtractorConfig, check_secret
+from leadflow.extractor.delivery import Deliverer, new_delivery_id
+from leadflow.extractor.faults import Dice, Faults
+from leadflow.extractor.fetch import fetch
+from leadflow.extractor.jobs import Job, JobStore
+
+log = logging.getLogger(__name__)
+
+MAX_BACKLOG = 256  # queued + running jobs; beyond it POST /jobs answers 503 and LeadFlow retries later
+JOB_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")  # it travels in a URL path: no slashes
+REORDER_HOLD_SECONDS = 10.0  # a held-back callback goes out at the latest after this
+
+
+class ExtractorService:
+    """Owns the job table, the extraction pool and the delivery pool of one extractor process."""
+
+    def __init__(self, config: ExtractorConfig, fetcher=fetch):
+        self.config = config
+        self.jobs = JobStore()
+        self.fetcher = fetcher
+        self.dice = Dice(config.faults)
+        self.stopping = threading.Event()
+        self.deliverer = Deliverer(config.webhook_secret, self.stopping,
+                                   fail_attempt=lambda: self.dice.roll("fail_callback"))
+        self.workers = ThreadPoolExecutor(config.workers, thread_name_prefix="extractor-job")
+        # Deliveries have their own pool so a slow or down receiver never holds up extraction.
+        self.senders = ThreadPoolExecutor(4, thread_name_prefix="extractor-callback")
+        self._held = None  # (url, body, msg_id) kept back by the reorder fault
+        self._held_lock = threading.Lock()
+
+    # -- use cases the HTTP layer calls -------------------------------------------------------
+
+    def submit(self, job: Job) -> bool:
+        """Accept a job; False when its id was already known (it is not run again)."""
+        if not self.jobs.add(job):
+            log.info("job %s submitted again; not run twice", job.job_id)
+            return False
+        try:
+            self.workers.submit(self._run, job.job_id)
+        except RuntimeError:  # the pool is shut down: forget the job so a resubmission can run it
+            self.jobs.remove(job.job_id)
+            raise
+        return True
+
+    def backlog_full(self) -> bool:
+        return self.jobs.unfinished() >= MAX_BACKLOG
+
+    def shutdown(self) -> None:
+        self.stopping.set()
+        self.workers.shutdown(wait=False, cancel_futures=True)
+        self.senders.shutdown(wait=False, cancel_futures=True)
+
+    # -- work --------------------------------------------------------------------------------
+
+    def _run(self, job_id: str) -> None:
+        if self.stopping.is_set():
+            return
+        job = self.jobs.get(job_id)
+        self.jobs.mark_running(job_id)
+        callback_type, data = pipeline.run(self.fetcher, job.document_url, job.mode, job.output_spec)
+        # The result is recorded before the callback leaves, so GET /jobs/<id> never lags it.
+        self.jobs.finish(job_id, callback_type, data)
+        body = {"type": callback_type, "job_id": job_id, "data": data}
+        try:
+            self.senders.submit(self._deliver, job.callback_url, body)
+        except RuntimeError:
+            log.warning("job %s finished during shutdown; its callback was not sent", job_id)
+
+    def _deliver(self, url: str, body: dict) -> None:
+        job_id = body["job_id"]
+        if self.dice.roll("drop"):
+            log.info("callback for %s dropped by fault injection", job_id)
+            return
+        delay = self.dice.delay_seconds()
+        if delay and self.stopping.wait(delay):
+            return
+        msg_id = new_delivery_id()
+        if self.dice.roll("reorder") and self._hold(url, body, msg_id):
+            return
+        self.deliverer.deliver(url, body, msg_id)
+        if self.dice.roll("duplicate"):
+            self.deliverer.deliver(url, body, msg_id)  # the same delivery again, same webhook-id
+        self._release_held()
+
+    def _hold(self, url, body, msg_id) -> bool:
+        with self._held_lock:
+            if self._held is not None:
+                return False
+            self._held = (url, body, msg_id)
+        timer = threading.Timer(REORDER_HOLD_SECONDS, self._release_held)
+        timer.daemon = True
+        timer.start()
+        return True
+
+    def _release_held(self) -> None:
+        with self._held_lock:
+            held, self._held = self._held, None
+        if held and not self.stopping.is_set():
+            self.deliverer.deliver(*held)
+
+
+def create_app(service: ExtractorService) -> Flask:
+    """A Flask app of the extractor's own: no other app's config, globals or extensions."""
+    app = Flask("leadflow.extractor")
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024  # a job is a few URLs, never a document
+
+    def authorized() -> bool:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(
+            token.strip().encode(), service.config.api_key.encode())
+
+    @app.get("/health")
+    def health():
+        return jsonify(status="ok")
+
+    @app.post("/jobs")
+    def submit_job():
+        if not authorized():
+            return error(401, "unauthorized", "a valid bearer token is required")
+        body = request.get_json(silent=True)
+        problem = validate_job(body)
+        if problem:
+            return error(400, "bad_request", problem)
+        if service.dice.roll("fail_submit"):
+            return error(503, "unavailable", "submission refused by fault injection")
+        known = service.jobs.get(body["job_id"])
+        if known is None and service.backlog_full():
+            return error(503, "busy", "too many unfinished jobs; retry later")
+        job = Job(job_id=body["job_id"], document_url=body["document_url"],
+                  callback_url=body["callback_url"], mode=body["mode"],
+                  output_spec=body.get("output_spec"))
+        try:
+            service.submit(job)
+        except RuntimeError:
+            return error(503, "stopping", "the extractor is shutting down")
+        return jsonify(job_id=job.job_id), 202
+
+    @app.get("/jobs/<job_id>")
+    def get_job(job_id):
+        if not authorized():
+            return error(401, "unauthorized", "a valid bearer token is required")
+        job = service.jobs.get(job_id)
+        if job is None:
+            return error(404, "not_found", "no such job")
+        return jsonify(job.as_wire())
+
+    @app.errorhandler(404)
+    def not_found(_exc):
+        return error(404, "not_found", "no such resource")
+
+    @app.errorhandler(405)
+    def not_allowed(_exc):
+        return error(405, "method_not_allowed", "method not allowed")
+
+    @app.errorhandler(413)
+    def too_big(_exc):
+        return error(413, "too_large", "request body too large")
+
+    @app.errorhandler(Exception)
+    def crashed(exc):
+        log.exception("request failed")
+        return error(500, "internal_error", "internal error")
+
+    return app
+
+
+def validate_job(body) -> str | None:
+    """None when the submission is well-formed, else what is wrong with it (for the 400)."""
+    if not isinstance(body, dict):
+        return "body must be a JSON object"
+    job_id = body.get("job_id")
+    if not isinstance(job_id, str) or not JOB_ID.match(job_id):
+        return "job_id must be 1-200 characters of letters, digits, _ . : -"
+    for key in ("document_url", "callback_url"):
+        value = body.get(key)
+        if not isinstance(value, str) or urlsplit(value).scheme not in ("http", "https") \
+                or not urlsplit(value).netloc:
+            return f"{key} must be an http(s) URL"
+    if body.get("mode") not in pipeline.MODES:
+        return f"mode must be one of {', '.join(pipeline.MODES)}"
+    spec = body.get("output_spec")
+    if spec is not None and not isinstance(spec, dict):
+        return "output_spec must be an object or null"
+    if body["mode"] == "customise":
+        names = (spec or {}).get("fields")
+        if not isinstance(names, list) or not names or len(names) > 100 or not all(
+                isinstance(n, str) and 0 < len(n) <= 100 for n in names):
+            return 'customise needs output_spec {"fields": ["name", ...]} (1-100 names)'
+    return None
+
+
+def error(status: int, code: str, message: str):
+    return jsonify(error={"code": code, "message": message}), status
+
+
+@dataclass
+class RunningExtractor:
+    """A started extractor: its base URL, and stop()."""
+    url: str
+    service: ExtractorService
+    _server: object
+    _thread: threading.Thread
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.service.shutdown()
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout)
+
+
+def serve(config: ExtractorConfig, *, fetcher=fetch):
+    """Build the service and its WSGI server (not yet serving)."""
+    check_secret(config.webhook_secret)
+    service = ExtractorService(config, fetcher=fetcher)
+    # Werkzeug's threaded server: jobs live in this process's memory, so one process it is;
+    # requests are tiny (extraction happens on the pools), so a thread per request is plenty.
+    server = make_server(config.host, config.port, create_app(service), threaded=True)
+    return service, server
+
+
+def start_in_thread(api_key: str, webhook_secret: str, host: str = "127.0.0.1", port: int = 0,
+                    faults: Faults | None = None, *, workers: int = 2) -> RunningExtractor:
+    """Run an extractor on a daemon thread (LeadFlow's embedded mode, tests); port 0 picks one."""
+    if not api_key:
+        raise ValueError("api_key is required")
+    config = ExtractorConfig(api_key=api_key, webhook_secret=webhook_secret, host=host, port=port,
+                             faults=faults or Faults(), workers=workers)
+    service, server = serve(config)
+    # A short poll interval makes stop() prompt; an idle poll every 0.1 s costs nothing.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},
+                              name="extractor-http", daemon=True)
+    thread.start()
+    url_host = f"[{host}]" if ":" in host else host
+    return RunningExtractor(url=f"http://{url_host}:{server.server_port}", service=service,
+                            _server=server, _thread=thread)

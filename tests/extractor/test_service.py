@@ -1,0 +1,224 @@
+"""The extractor over real HTTP: submissions, callbacks, failures and the job resource."""
+import io
+import struct
+import uuid
+import zlib
+
+import pytest
+import requests
+
+from tests.extractor.conftest import API_KEY, requires_tesseract, sample
+
+AUTH = {"Authorization": f"Bearer {API_KEY}"}
+
+
+def submit(extractor, receiver, document_url, *, job_id=None, mode="first", output_spec=None,
+           headers=AUTH):
+    job_id = job_id or f"job_{uuid.uuid4().hex}"
+    response = requests.post(f"{extractor.url}/jobs", json={
+        "job_id": job_id, "document_url": document_url, "callback_url": receiver.callback_url,
+        "mode": mode, "output_spec": output_spec}, headers=headers, timeout=10)
+    return job_id, response
+
+
+def run(extractor, receiver, name, data, **kwargs) -> dict:
+    job_id, response = submit(extractor, receiver, receiver.add(name, data), **kwargs)
+    assert response.status_code == 202, response.text
+    assert response.json() == {"job_id": job_id}
+    return receiver.callback_for(job_id)
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A PNG whose header claims width x height; no pixel data needs to exist to be refused."""
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", zlib.crc32(kind + payload))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+
+
+def test_health_answers_ok(extractor):
+    response = requests.get(f"{extractor.url}/health", timeout=5)
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_a_text_pdf_bank_statement_completes_with_its_page_count_and_type(extractor, receiver):
+    body = run(extractor, receiver, "statement.pdf",
+               sample("bank-statements/synthetic_bank_statement_A1_02.pdf").read_bytes())
+    assert body["type"] == "job.completed"
+    data = body["data"]
+    assert data["pages"] == 2
+    assert data["document_type"] == "bank_statement"
+    assert 0.6 <= data["confidence"] <= 1
+    assert data["error"] is None
+    content = data["content"]
+    assert content["language"] == "de"
+    assert [p["number"] for p in content["pages"]] == [1, 2]
+    assert content["text_chars"] == len(content["text"]) > 1000
+    assert "Kontoauszug" in content["text"]
+
+
+def test_an_invoice_pdf_completes_as_an_invoice(extractor, receiver):
+    body = run(extractor, receiver, "invoice.pdf", sample("invoices/invoice2data_QualityHosting.pdf").read_bytes())
+    assert body["type"] == "job.completed"
+    assert body["data"]["pages"] == 2
+    assert body["data"]["document_type"] == "invoice"
+
+
+def test_the_content_matches_the_schema_sent_with_it(extractor, receiver):
+    jsonschema = pytest.importorskip("jsonschema")
+    body = run(extractor, receiver, "payslip.pdf", sample("payslips/synthetic_payslip_A1_01.pdf").read_bytes())
+    schema = body["data"]["schema"]
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(body["data"]["content"])
+
+
+@requires_tesseract
+def test_an_image_is_read_through_ocr(extractor, receiver):
+    body = run(extractor, receiver, "payslip.jpg",
+               sample("payslips/synthetic_payslip_A1_01_scan_p1.jpg").read_bytes())
+    assert body["type"] == "job.completed", body
+    data = body["data"]
+    assert data["pages"] == 1
+    assert data["document_type"] == "payslip"
+    assert data["content"]["pages"][0]["method"] == "ocr"
+    assert data["content"]["text_chars"] > 500
+    assert "Netto" in data["content"]["text"]
+
+
+def test_a_malformed_pdf_fails_unreadable_and_the_service_keeps_serving(extractor, receiver):
+    body = run(extractor, receiver, "broken.pdf", sample("malformed/qpdf_issue-146.pdf").read_bytes())
+    assert body["type"] == "job.failed"
+    assert body["data"]["error"]["code"] == "unreadable"
+    assert body["data"]["error"]["retryable"] is False
+    assert requests.get(f"{extractor.url}/health", timeout=5).status_code == 200
+    after = run(extractor, receiver, "fine.pdf", sample("invoices/invoice2data_saeco.pdf").read_bytes())
+    assert after["type"] == "job.completed"
+
+
+def test_a_truncated_pdf_fails_unreadable(extractor, receiver):
+    whole = sample("tax/synthetic_tax_assessment_A1_01.pdf").read_bytes()
+    body = run(extractor, receiver, "truncated.pdf", whole[: len(whole) // 3])
+    assert body["type"] == "job.failed"
+    assert body["data"]["error"]["code"] == "unreadable"
+
+
+def test_a_pdf_whose_content_stream_is_corrupt_fails_unreadable(extractor, receiver):
+    body = run(extractor, receiver, "lzw.pdf", sample("malformed/qpdf_broken-lzw.pdf").read_bytes())
+    assert body["data"]["error"]["code"] == "unreadable"
+
+
+def test_a_password_protected_pdf_fails_unreadable(extractor, receiver):
+    body = run(extractor, receiver, "locked.pdf", sample("malformed/pypdf_encrypted-file.pdf").read_bytes())
+    assert body["data"]["error"]["code"] == "unreadable"
+    assert "password" in body["data"]["error"]["message"]
+
+
+def test_an_image_too_large_in_pixels_fails_too_large(extractor, receiver):
+    body = run(extractor, receiver, "huge.png", png_header_only(10_000, 10_000))
+    assert body["type"] == "job.failed"
+    assert body["data"]["error"]["code"] == "too_large"
+
+
+def test_a_truncated_image_fails_unreadable(extractor, receiver):
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new("L", (400, 300), 255).save(buffer, format="PNG")
+    body = run(extractor, receiver, "cut.png", buffer.getvalue()[:60])
+    assert body["data"]["error"]["code"] == "unreadable"
+
+
+def test_a_file_that_is_no_supported_format_fails_unsupported_type(extractor, receiver):
+    body = run(extractor, receiver, "oops.pdf", sample("malformed/qpdf_bad1.pdf").read_bytes())
+    assert body["data"]["error"]["code"] == "unsupported_type"
+
+
+def test_a_document_url_that_answers_404_fails_fetch_failed(extractor, receiver):
+    job_id, response = submit(extractor, receiver, f"{receiver.url}/docs/nothing-here")
+    assert response.status_code == 202
+    body = receiver.callback_for(job_id)
+    assert body["data"]["error"]["code"] == "fetch_failed"
+    assert body["data"]["error"]["retryable"] is False
+
+
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": API_KEY}])
+def test_a_submission_without_the_right_bearer_token_is_401(extractor, receiver, headers):
+    job_id, response = submit(extractor, receiver, receiver.add("x.pdf", b"%PDF-"), headers=headers)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "unauthorized"
+    assert requests.get(f"{extractor.url}/jobs/{job_id}", headers=AUTH, timeout=5).status_code == 404
+
+
+def test_reading_a_job_needs_the_bearer_token(extractor):
+    assert requests.get(f"{extractor.url}/jobs/anything", timeout=5).status_code == 401
+
+
+@pytest.mark.parametrize("body", [
+    None, [], {"job_id": "a"},
+    {"job_id": "a/b", "document_url": "http://x/d", "callback_url": "http://x/c", "mode": "first"},
+    {"job_id": "a", "document_url": "ftp://x/d", "callback_url": "http://x/c", "mode": "first"},
+    {"job_id": "a", "document_url": "http://x/d", "callback_url": "nope", "mode": "first"},
+    {"job_id": "a", "document_url": "http://x/d", "callback_url": "http://x/c", "mode": "other"},
+    {"job_id": "a", "document_url": "http://x/d", "callback_url": "http://x/c", "mode": "customise",
+     "output_spec": None},
+    {"job_id": "a", "document_url": "http://x/d", "callback_url": "http://x/c", "mode": "first",
+     "output_spec": "fields"},
+])
+def test_a_malformed_submission_is_400(extractor, body):
+    response = requests.post(f"{extractor.url}/jobs", data=b"{not json" if body is None else None,
+                             json=body, headers={**AUTH, "Content-Type": "application/json"}, timeout=5)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
+
+
+def test_a_duplicate_job_id_is_accepted_but_not_run_twice(serial_extractor, receiver):
+    pdf = sample("invoices/invoice2data_saeco.pdf").read_bytes()
+    url = receiver.add("dup.pdf", pdf)
+    job_id, first = submit(serial_extractor, receiver, url)
+    _, again = submit(serial_extractor, receiver, url, job_id=job_id)
+    assert (first.status_code, again.status_code) == (202, 202)
+    assert again.json() == {"job_id": job_id}
+    # One worker runs jobs in order: once a later job is done, a second run of the first
+    # would have fetched its document already.
+    later_id, _ = submit(serial_extractor, receiver, receiver.add("later.pdf", pdf))
+    receiver.callback_for(later_id)
+    receiver.callback_for(job_id)
+    assert receiver.fetches["dup.pdf"] == 1
+    assert len(receiver.callbacks_for(job_id)) == 1
+
+
+def test_the_job_resource_reports_the_finished_result(extractor, receiver):
+    job_id, response = submit(extractor, receiver,
+                              receiver.add("s.pdf", sample("invoices/invoice2data_saeco.pdf").read_bytes()))
+    callback = receiver.callback_for(job_id)
+    job = requests.get(f"{extractor.url}/jobs/{job_id}", headers=AUTH, timeout=5)
+    assert job.status_code == 200
+    assert job.json() == {"job_id": job_id, "status": "completed",
+                          "type": callback["type"], "data": callback["data"]}
+
+
+def test_an_unknown_job_is_404(extractor):
+    response = requests.get(f"{extractor.url}/jobs/never-submitted", headers=AUTH, timeout=5)
+    assert response.status_code == 404
+
+
+def test_a_failed_callback_is_retried_under_the_same_webhook_id(extractor, receiver):
+    receiver.fail_next = 1
+    job_id, _ = submit(extractor, receiver,
+                       receiver.add("r.pdf", sample("invoices/invoice2data_saeco.pdf").read_bytes()))
+    receiver.callback_for(job_id)
+    failed = [r for r in receiver.rejected if r.startswith("failed on purpose")]
+    delivered = receiver.callbacks_for(job_id)
+    assert len(failed) == 1 and len(delivered) == 1
+    assert failed[0].endswith(delivered[0]["webhook_id"])
+    assert delivered[0]["webhook_id"].startswith("dlv_")
+
+
+def test_customise_returns_only_the_requested_fields(extractor, receiver):
+    body = run(extractor, receiver, "c.pdf", sample("payslips/synthetic_payslip_A1_01.pdf").read_bytes(),
+               mode="customise", output_spec={"fields": ["net", "no_such_field"]})
+    data = body["data"]
+    assert list(data["content"]["fields"]) == ["net", "no_such_field"]
+    assert list(data["schema"]["properties"]["fields"]["properties"]) == ["net", "no_such_field"]
+    assert data["content"]["fields"]["no_such_field"] is None
