@@ -1,0 +1,1 @@
+"""Per-page extraction credits."""

@@ -1,0 +1,97 @@
+"""Configuration from the environment, with defaults that run everything on one machine.
+
+Unset `DATABASE_URL`, `REDIS_URL`, `S3_BUCKET` and `EXTRACTION_URL` mean the embedded mode:
+SQLite under instance/, a Dramatiq StubBroker with a worker inside the web process, local
+file storage, an in-memory realtime bus and the shipped extractor in a thread. Setting them
+switches to PostgreSQL, Redis, S3 and a separate extraction service with no code change.
+"""
+import os
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCE_DIR = Path(os.environ.get("LEADFLOW_INSTANCE_DIR", ROOT / "instance"))
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw not in (None, "") else default
+
+
+def _bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    return raw.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _persistent_secret(name: str, make) -> str:
+    """A secret from the environment, else one generated once and kept under instance/.
+
+    A random default keeps a fresh install safe (no well-known key in the code) while
+    sessions and signed URLs survive a restart of the embedded server.
+    """
+    value = os.environ.get(name)
+    if value:
+        return value
+    INSTANCE_DIR.mkdir(parents=True, exist_ok=True)
+    path = INSTANCE_DIR / f".{name.lower()}"
+    if not path.exists():
+        path.write_text(make())
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _whsec() -> str:
+    import base64
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
+
+
+def load() -> dict:
+    """Read the configuration; called once per app."""
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{INSTANCE_DIR / 'leadflow.db'}"
+    if database_url.startswith("postgres://"):
+        database_url = "postgresql+psycopg://" + database_url[len("postgres://"):]
+    elif database_url.startswith("postgresql://"):
+        database_url = "postgresql+psycopg://" + database_url[len("postgresql://"):]
+    redis_url = os.environ.get("REDIS_URL") or None
+    return {
+        "SECRET_KEY": _persistent_secret("SECRET_KEY", lambda: secrets.token_urlsafe(32)),
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "REDIS_URL": redis_url,
+        # The in-process worker and scheduler run by default only in the embedded mode;
+        # distributed installs run `dramatiq tasks` and `python -m tasks.scheduler`.
+        "EMBEDDED_WORKER": _bool("EMBEDDED_WORKER", redis_url is None),
+        "EMBEDDED_SCHEDULER": _bool("EMBEDDED_SCHEDULER", redis_url is None),
+        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
+        "LOCAL_STORAGE_DIR": os.environ.get("LOCAL_STORAGE_DIR", str(INSTANCE_DIR / "storage")),
+        "S3_BUCKET": os.environ.get("S3_BUCKET") or None,
+        "S3_ENDPOINT_URL": os.environ.get("S3_ENDPOINT_URL") or None,
+        "S3_REGION": os.environ.get("S3_REGION", "eu-central-1"),
+        "S3_CREATE_BUCKET": _bool("S3_CREATE_BUCKET", False),
+        "EXTRACTION_URL": (os.environ.get("EXTRACTION_URL") or "").rstrip("/") or None,
+        "EXTRACTION_API_KEY": _persistent_secret("EXTRACTION_API_KEY", lambda: secrets.token_urlsafe(24)),
+        "EXTRACTION_WEBHOOK_SECRET": _persistent_secret("EXTRACTION_WEBHOOK_SECRET", _whsec),
+        # Earlier secrets still accepted on callbacks during a rotation, comma-separated.
+        "EXTRACTION_WEBHOOK_PREVIOUS_SECRETS": [
+            s for s in os.environ.get("EXTRACTION_WEBHOOK_PREVIOUS_SECRETS", "").split(",") if s
+        ],
+        "EXTRACTION_MAX_SUBMIT_ATTEMPTS": _int("EXTRACTION_MAX_SUBMIT_ATTEMPTS", 3),
+        "EXTRACTION_DEADLINE_SECONDS": _int("EXTRACTION_DEADLINE_SECONDS", 600),
+        "EXTRACTION_TIMEOUT_SECONDS": _int("EXTRACTION_TIMEOUT_SECONDS", 10),
+        "DOCUMENT_PROCESSING_CONCURRENCY": _int("DOCUMENT_PROCESSING_CONCURRENCY", 5),
+        "RECONCILIATION_INTERVAL_MS": _int("RECONCILIATION_INTERVAL_MS", 60_000),
+        "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),
+        "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", 10 * 60_000),
+        "SWEEP_BATCH_SIZE": _int("SWEEP_BATCH_SIZE", 200),
+        "MAX_UPLOAD_BYTES": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
+        "MAX_DOCUMENT_PAGES": _int("MAX_DOCUMENT_PAGES", 50),
+        # Flask refuses bigger request bodies with 413 before our code reads them.
+        "MAX_CONTENT_LENGTH": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024) + 1024 * 1024,
+        "WTF_CSRF_CHECK_DEFAULT": False,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": _bool("SESSION_COOKIE_SECURE", False),
+    }

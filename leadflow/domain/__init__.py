@@ -1,0 +1,1 @@
+"""Pure domain rules: no Flask, no database, no I/O."""

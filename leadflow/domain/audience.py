@@ -1,0 +1,48 @@
+"""Who may see a document: one rule for pages, the JSON API, downloads and websocket pushes."""
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    CLIENT = "client"
+    ADVISOR = "advisor"
+    BROKERAGE_ADMIN = "brokerage_admin"
+    PLATFORM_ADMIN = "platform_admin"
+
+
+STAFF_ROLES = frozenset({Role.ADVISOR, Role.BROKERAGE_ADMIN})
+
+
+@dataclass(frozen=True)
+class Viewer:
+    id: int
+    role: Role
+    brokerage_id: int | None
+
+
+@dataclass(frozen=True)
+class DocumentFacts:
+    """What the audience rule needs to know about one document."""
+    brokerage_id: int
+    owner_id: int
+    workspace_member_ids: frozenset[int] = field(default_factory=frozenset)
+    shared_with_ids: frozenset[int] = field(default_factory=frozenset)
+
+
+def may_see(viewer: Viewer, document: DocumentFacts) -> bool:
+    """True when the viewer is in the document's audience."""
+    if viewer.role == Role.PLATFORM_ADMIN:
+        return True
+    if viewer.role in STAFF_ROLES and viewer.brokerage_id == document.brokerage_id:
+        return True
+    return (viewer.id == document.owner_id
+            or viewer.id in document.shared_with_ids
+            or viewer.id in document.workspace_member_ids)
+
+
+def audience(document: DocumentFacts, brokerage_staff_ids, platform_admin_ids) -> list[int]:
+    """Everyone who may see the document, each once, in a stable order."""
+    ordered = [document.owner_id, *sorted(document.shared_with_ids),
+               *sorted(document.workspace_member_ids), *sorted(brokerage_staff_ids),
+               *sorted(platform_admin_ids)]
+    return list(dict.fromkeys(ordered))

@@ -1,0 +1,36 @@
+"""Things that happened, as values; they leave the process only after the transaction commits."""
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class DocumentStatusChanged:
+    document_id: str
+    brokerage_id: int
+    status: str
+    title: str
+    notes: tuple[str, ...] = ()
+
+    def as_message(self) -> dict:
+        """Minimal metadata for the realtime bus: never storage keys, tokens or content."""
+        return {"type": "document_status", "document_id": self.document_id,
+                "brokerage_id": self.brokerage_id, "status": self.status,
+                "title": self.title, "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class VerificationRequested:
+    document_id: str
+    brokerage_id: int
+
+
+@dataclass(frozen=True)
+class DeliveryReceived:
+    delivery_id: str
+
+
+@dataclass(frozen=True)
+class ReservationDue:
+    """A job ended: its reservation should be settled (pages > 0) or released."""
+    job_id: str
+    pages: int | None = None
+    extra: dict = field(default_factory=dict, compare=False)

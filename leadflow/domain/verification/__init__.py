@@ -1,0 +1,106 @@
+"""Verification: from an extraction result to a verdict with notes a client understands.
+
+Pure functions over the extracted content. The checks that apply to every document live
+here; rules for one document type live in a module of their own, registered in RULES.
+"""
+from dataclasses import dataclass, field
+from datetime import date
+
+from leadflow.domain.lifecycle import RejectionCode, Status
+
+CONFIDENCE_THRESHOLD = 0.6
+"""Below this, a person decides the type: a confident wrong answer costs more than asking."""
+
+MIN_TEXT_CHARS = 40
+"""Less recovered text than this means the scan cannot be read."""
+
+DOCUMENT_TYPES = ("payslip", "bank_statement", "tax_assessment", "wage_tax_certificate",
+                  "employment_contract", "id_document", "residence_permit", "invoice", "receipt")
+
+
+@dataclass(frozen=True)
+class Note:
+    code: str
+    en: str
+    de: str
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "en": self.en, "de": self.de}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    notes: tuple[Note, ...] = ()
+    rejection_code: RejectionCode | None = None
+
+    def notes_as_dicts(self) -> list[dict]:
+        return [n.as_dict() for n in self.notes]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What verification needs from one extraction result."""
+    document_type: str
+    confidence: float
+    content: dict = field(default_factory=dict)
+    pages: int = 0
+
+
+@dataclass(frozen=True)
+class Applicant:
+    """The client the document should belong to."""
+    name: str | None = None
+
+
+def verify(extraction: Extraction, declared_kind: str | None, applicant: Applicant, today: date) -> Verdict:
+    """The verdict on one extraction result."""
+    text_chars = extraction.content.get("text_chars")
+    if text_chars is not None and text_chars < MIN_TEXT_CHARS and extraction.document_type not in ("id_document", "residence_permit"):
+        return Verdict(Status.REJECTED, (Note(
+            "illegible",
+            "We could not read this document. Please upload a sharper scan or the original PDF.",
+            "Wir konnten dieses Dokument nicht lesen. Bitte laden Sie einen schärferen Scan oder das Original-PDF hoch."),),
+            RejectionCode.ILLEGIBLE)
+    if extraction.document_type not in DOCUMENT_TYPES or extraction.confidence < CONFIDENCE_THRESHOLD:
+        return Verdict(Status.ACTION_REQUIRED, (Note(
+            "type_unclear",
+            "We could not tell what kind of document this is; a specialist will look at it.",
+            "Wir konnten die Art dieses Dokuments nicht erkennen; eine Fachkraft prüft es."),))
+    if declared_kind and declared_kind != extraction.document_type:
+        return Verdict(Status.ACTION_REQUIRED, (Note(
+            "kind_mismatch",
+            f"You uploaded this as {_label(declared_kind, 'en')}, but it looks like {_label(extraction.document_type, 'en')}; a specialist will check it.",
+            f"Sie haben dies als {_label(declared_kind, 'de')} hochgeladen, es sieht aber aus wie {_label(extraction.document_type, 'de')}; eine Fachkraft prüft es."),))
+    return verify_type(extraction.document_type, extraction.content, applicant, today)
+
+
+def verify_type(document_type: str, content: dict, applicant: Applicant, today: date) -> Verdict:
+    """The type's own rules, once the type is known (also used after a person decides it)."""
+    rule = RULES.get(document_type)
+    notes = tuple(rule(content.get("fields") or {}, applicant, today)) if rule else ()
+    if notes:
+        return Verdict(Status.REJECTED, notes, RejectionCode.VERIFICATION_FAILED)
+    return Verdict(Status.VERIFIED, (Note("ok", "Checked and accepted.", "Geprüft und akzeptiert."),))
+
+
+LABELS = {
+    "payslip": ("a payslip", "Gehaltsabrechnung"),
+    "bank_statement": ("a bank statement", "Kontoauszug"),
+    "tax_assessment": ("a tax assessment", "Steuerbescheid"),
+    "wage_tax_certificate": ("a wage tax certificate", "Lohnsteuerbescheinigung"),
+    "employment_contract": ("an employment contract", "Arbeitsvertrag"),
+    "id_document": ("a passport or ID card", "Reisepass oder Personalausweis"),
+    "residence_permit": ("a residence permit", "Aufenthaltstitel"),
+    "invoice": ("an invoice", "Rechnung"),
+    "receipt": ("a receipt", "Quittung"),
+}
+
+
+def _label(document_type: str, language: str) -> str:
+    en, de = LABELS.get(document_type, ("an unknown document", "unbekanntes Dokument"))
+    return en if language == "en" else de
+
+
+# Per-type rules: (fields, applicant, today) -> iterable of Notes, empty when the document passes.
+RULES: dict = {}

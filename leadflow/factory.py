@@ -1,0 +1,89 @@
+"""The app factory: configuration, extensions, adapters, blueprints. Starts no threads but the
+realtime listener; the embedded worker and scheduler start in leadflow.runtime."""
+import logging
+
+from flask import Flask, jsonify, render_template, request
+
+from leadflow import config as config_module
+from leadflow import effects
+from leadflow.extensions import csrf, db, login_manager, migrate, sock
+from leadflow.wiring import Adapters
+
+
+def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
+    app = Flask("leadflow", root_path=str(config_module.ROOT), instance_path=str(config_module.INSTANCE_DIR),
+                template_folder="templates", static_folder="static")
+    app.config.update(config_module.load())
+    app.config.update(overrides or {})
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"))
+    sock.init_app(app)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    login_manager.login_view = "auth.login"
+
+    import tasks  # noqa: F401  (declares the actors on this process's broker)
+    from leadflow.extraction.client import ExtractionClient
+    from leadflow.realtime.bus import bus_from_config
+    from leadflow.realtime.hub import Hub
+    from leadflow.storage import storage_from_config
+
+    storage = storage_from_config(app.config)
+    bus = bus_from_config(app.config)
+    hub = Hub(app)
+    bus.subscribe(hub.on_event)
+    if listen:
+        bus.start()
+    app.extensions["leadflow"] = Adapters(
+        storage=storage, bus=bus, hub=hub,
+        extraction=ExtractionClient(app.config["EXTRACTION_URL"], app.config["EXTRACTION_API_KEY"],
+                                    app.config["EXTRACTION_TIMEOUT_SECONDS"]))
+    app.extensions["leadflow_storage"] = storage
+    effects.register()
+
+    from leadflow.web import register_blueprints
+    from leadflow.web.auth import protect_from_csrf
+    register_blueprints(app)
+    app.before_request(protect_from_csrf)
+    _register_error_pages(app)
+
+    from leadflow.cli import cli
+    app.cli.add_command(cli)
+
+    @app.teardown_appcontext
+    def _drop_unsent_events(exc):
+        db.session.info.clear()
+
+    return app
+
+
+def _register_error_pages(app: Flask) -> None:
+    from flask_wtf.csrf import CSRFError
+    from werkzeug.exceptions import HTTPException
+
+    from leadflow.errors import LeadflowError
+
+    def respond(status: int, code: str, title: str, message: str):
+        if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+            return jsonify(error={"code": code, "message": message}), status
+        return render_template("errors/error.html", title=title, message=message), status
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error):
+        return respond(400, "csrf_failed", "Please try again",
+                       "This form expired or was sent from elsewhere. Reload the page and try again.")
+
+    @app.errorhandler(LeadflowError)
+    def leadflow_error(error):
+        return respond(error.status, error.code, "Something is not right", error.message)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error):
+        code = {404: "not_found", 403: "forbidden", 405: "method_not_allowed", 413: "file_too_large",
+                401: "unauthenticated"}.get(error.code, "http_error")
+        message = {404: "There is nothing here, or nothing you may see.",
+                   413: "The file is larger than we accept."}.get(error.code, error.description)
+        return respond(error.code, code, error.name, message)

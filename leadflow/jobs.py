@@ -1,0 +1,139 @@
+"""The job queue's edge: which broker, de-duplication keys, and enqueueing after commit.
+
+Dramatiq is at-least-once and has no job-id de-duplication, so a verification message
+carries a key `doc-verify-<documentId>` taken with an atomic SET NX (with an expiry, in case a
+worker dies holding it) and released when the message ends or fails for good. The database
+state machine stays the truth: a duplicate that slips through loses the claim and does nothing.
+"""
+import logging
+import os
+import threading
+import time
+
+import dramatiq
+from dramatiq.brokers.stub import StubBroker
+from dramatiq.middleware import Middleware
+
+log = logging.getLogger(__name__)
+
+DOCUMENT_QUEUE = "document-processing"
+CALLBACK_QUEUE = "callbacks"
+DEDUP_TTL_SECONDS = 15 * 60
+
+
+def verification_key(document_id: str) -> str:
+    return f"doc-verify-{document_id}"
+
+
+class MemoryDedup:
+    """De-duplication keys for the embedded mode (one process)."""
+
+    def __init__(self):
+        self._keys: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, key: str, ttl: int = DEDUP_TTL_SECONDS) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            if self._keys.get(key, 0) > now:
+                return False
+            self._keys[key] = now + ttl
+            return True
+
+    def release(self, key: str) -> None:
+        with self._lock:
+            self._keys.pop(key, None)
+
+
+class RedisDedup:
+    """De-duplication keys shared by every process, in Redis."""
+
+    def __init__(self, url: str, prefix: str = "leadflow:dedup:"):
+        import redis
+        self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self._prefix = prefix
+
+    def acquire(self, key: str, ttl: int = DEDUP_TTL_SECONDS) -> bool:
+        return bool(self._redis.set(self._prefix + key, "1", nx=True, ex=ttl))
+
+    def release(self, key: str) -> None:
+        try:
+            self._redis.delete(self._prefix + key)
+        except Exception:  # the key expires on its own; a failed release only delays a re-enqueue
+            log.warning("could not release dedup key %s", key)
+
+
+class ReleaseDedupKey(Middleware):
+    """Releases a message's de-duplication key when it ends: done, or failed for good."""
+
+    def __init__(self, dedup_provider):
+        self._dedup = dedup_provider
+
+    def after_process_message(self, broker, message, *, result=None, exception=None):
+        key = message.options.get("dedup_key")
+        if key and (exception is None or message.failed):
+            self._dedup().release(key)
+
+    def after_skip_message(self, broker, message):
+        key = message.options.get("dedup_key")
+        if key:
+            self._dedup().release(key)
+
+
+_dedup = None
+
+
+def dedup():
+    global _dedup
+    if _dedup is None:
+        url = os.environ.get("REDIS_URL")
+        _dedup = RedisDedup(url, prefix=f"{namespace()}:dedup:") if url else MemoryDedup()
+    return _dedup
+
+
+def namespace() -> str:
+    return os.environ.get("DRAMATIQ_NAMESPACE", "leadflow")
+
+
+def setup_broker() -> dramatiq.Broker:
+    """The process's broker, from REDIS_URL: Redis when set, else an in-process StubBroker."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        from dramatiq.brokers.redis import RedisBroker
+        broker = RedisBroker(url=url, namespace=namespace(), socket_timeout=5, socket_connect_timeout=5)
+    else:
+        broker = StubBroker()
+    broker.add_middleware(ReleaseDedupKey(dedup))
+    dramatiq.set_broker(broker)
+    return broker
+
+
+def send_once(actor, key: str, *args) -> bool:
+    """Enqueue unless a message with this key is already queued or running.
+
+    Never raises: an enqueue failure (Redis down) leaves the document PENDING for the sweep.
+    """
+    try:
+        if not dedup().acquire(key):
+            log.info("already queued: %s", key)
+            return False
+    except Exception as exc:
+        log.warning("could not take dedup key %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
+        return False
+    try:
+        actor.send_with_options(args=args, dedup_key=key)
+        return True
+    except Exception as exc:
+        dedup().release(key)
+        log.warning("could not enqueue %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
+        return False
+
+
+def send(actor, *args) -> bool:
+    """Enqueue a message without de-duplication (its actor is idempotent); never raises."""
+    try:
+        actor.send(*args)
+        return True
+    except Exception as exc:
+        log.warning("could not enqueue %s%r (%s); a sweep will retry", actor.actor_name, args, type(exc).__name__)
+        return False

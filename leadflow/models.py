@@ -1,0 +1,268 @@
+"""The tables. Status columns are written only by leadflow.services.transitions."""
+import uuid
+from datetime import datetime, timezone
+
+from flask_login import UserMixin
+from sqlalchemy import CheckConstraint, Index, UniqueConstraint
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from leadflow.domain.audience import Role, Viewer
+from leadflow.domain.lifecycle import Status
+from leadflow.extensions import db
+
+
+def utcnow() -> datetime:
+    # Naive UTC everywhere: SQLite keeps no zone, and comparisons must agree on both engines.
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+class Brokerage(db.Model):
+    __tablename__ = "brokerages"
+    id = db.Column(db.Integer, primary_key=True)
+    name = db.Column(db.String(200), nullable=False, unique=True)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+    id = db.Column(db.Integer, primary_key=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), index=True)
+    email = db.Column(db.String(320), nullable=False, unique=True)
+    name = db.Column(db.String(200), nullable=False)
+    role = db.Column(db.String(32), nullable=False)
+    password_hash = db.Column(db.String(255), nullable=False)
+    language = db.Column(db.String(2), nullable=False, default="en")
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("role in ('client', 'advisor', 'brokerage_admin', 'platform_admin')", name="role"),
+        # Everyone but a platform admin belongs to exactly one brokerage.
+        CheckConstraint("role = 'platform_admin' or brokerage_id is not null", name="brokerage_member"),
+    )
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+    @property
+    def viewer(self) -> Viewer:
+        return Viewer(id=self.id, role=Role(self.role), brokerage_id=self.brokerage_id)
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role in (Role.ADVISOR, Role.BROKERAGE_ADMIN)
+
+    @property
+    def is_platform_admin(self) -> bool:
+        return self.role == Role.PLATFORM_ADMIN
+
+
+class ApiToken(db.Model):
+    __tablename__ = "api_tokens"
+    id = db.Column(db.Integer, primary_key=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id"), nullable=False, index=True)
+    token_hash = db.Column(db.String(64), nullable=False, unique=True)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+
+class Workspace(db.Model):
+    """A client's mortgage case."""
+    __tablename__ = "workspaces"
+    id = db.Column(db.Integer, primary_key=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    name = db.Column(db.String(200), nullable=False)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+
+class WorkspaceMember(db.Model):
+    __tablename__ = "workspace_members"
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"), primary_key=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id"), primary_key=True, index=True)
+
+
+class Document(db.Model):
+    __tablename__ = "documents"
+    id = db.Column(db.String(32), primary_key=True, default=new_id)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False)
+    owner_id = db.Column(db.Integer, db.ForeignKey("users.id"), nullable=False, index=True)
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"), index=True)
+    title = db.Column(db.String(300), nullable=False)
+    kind = db.Column(db.String(40))                 # what the client said it is
+    document_type = db.Column(db.String(40))        # what extraction found (or a person decided)
+    confidence = db.Column(db.Float)
+    status = db.Column(db.String(20), nullable=False, default=Status.PENDING)
+    filename = db.Column(db.String(300), nullable=False)
+    content_type = db.Column(db.String(100), nullable=False)
+    size_bytes = db.Column(db.Integer, nullable=False)
+    storage_key = db.Column(db.String(500), nullable=False)
+    page_count = db.Column(db.Integer)
+    verification_notes = db.Column(db.JSON, nullable=False, default=list)
+    rejection_code = db.Column(db.String(40))
+    current_job_id = db.Column(db.String(32))
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    updated_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    status_changed_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    verified_at = db.Column(db.DateTime)
+
+    __table_args__ = (
+        CheckConstraint(
+            "status in ('PENDING', 'PROCESSING', 'EXTRACTING', 'VERIFIED', 'REJECTED', 'ACTION_REQUIRED')",
+            name="status"),
+        # Sweeps look for old rows in one status; the dashboard pages newest first per brokerage.
+        Index("ix_documents_status_changed", "status", "status_changed_at"),
+        Index("ix_documents_brokerage_created", "brokerage_id", "created_at", "id"),
+        Index("ix_documents_brokerage_status_created", "brokerage_id", "status", "created_at", "id"),
+    )
+
+
+class DocumentShare(db.Model):
+    __tablename__ = "document_shares"
+    document_id = db.Column(db.String(32), db.ForeignKey("documents.id"), primary_key=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id"), primary_key=True, index=True)
+    shared_by_id = db.Column(db.Integer, db.ForeignKey("users.id"))
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+
+class UploadIntent(db.Model):
+    """A direct upload that was offered but not yet completed: the future document's id."""
+    __tablename__ = "upload_intents"
+    id = db.Column(db.String(32), primary_key=True, default=new_id)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    owner_id = db.Column(db.Integer, db.ForeignKey("users.id"), nullable=False)
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"))
+    title = db.Column(db.String(300), nullable=False)
+    kind = db.Column(db.String(40))
+    filename = db.Column(db.String(300), nullable=False)
+    content_type = db.Column(db.String(100), nullable=False)
+    size_bytes = db.Column(db.Integer, nullable=False)
+    storage_key = db.Column(db.String(500), nullable=False)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    expires_at = db.Column(db.DateTime, nullable=False)
+
+
+class ExtractionJob(db.Model):
+    """One request to the extraction service; its id is ours, made before submission."""
+    __tablename__ = "extraction_jobs"
+    id = db.Column(db.String(32), primary_key=True, default=new_id)
+    document_id = db.Column(db.String(32), db.ForeignKey("documents.id"), nullable=False, index=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False)
+    mode = db.Column(db.String(20), nullable=False)   # first | reprocess | customise
+    status = db.Column(db.String(20), nullable=False, default="created")
+    output_spec = db.Column(db.JSON)
+    requested_by_id = db.Column(db.Integer, db.ForeignKey("users.id"))
+    submit_attempts = db.Column(db.Integer, nullable=False, default=0)
+    pages_reported = db.Column(db.Integer)
+    last_error = db.Column(db.Text)
+    deadline_at = db.Column(db.DateTime)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    accepted_at = db.Column(db.DateTime)
+    finished_at = db.Column(db.DateTime)
+
+    __table_args__ = (
+        CheckConstraint("mode in ('first', 'reprocess', 'customise')", name="mode"),
+        CheckConstraint("status in ('created', 'accepted', 'completed', 'failed')", name="status"),
+        Index("ix_extraction_jobs_status_deadline", "status", "deadline_at"),
+    )
+
+
+class CallbackDelivery(db.Model):
+    """A callback as received; its id is the sender's `webhook-id`, unique, so a replay is a no-op."""
+    __tablename__ = "callback_deliveries"
+    id = db.Column(db.String(255), primary_key=True)
+    job_id = db.Column(db.String(64), index=True)
+    event_type = db.Column(db.String(40))
+    payload = db.Column(db.JSON, nullable=False)
+    received_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    processed_at = db.Column(db.DateTime)
+    outcome = db.Column(db.String(200))
+
+    __table_args__ = (Index("ix_callback_deliveries_unprocessed", "processed_at", "received_at"),)
+
+
+class StatusLogEntry(db.Model):
+    """Every callback's whole payload, as it came."""
+    __tablename__ = "status_log"
+    id = db.Column(db.Integer, primary_key=True)
+    document_id = db.Column(db.String(32), index=True)
+    job_id = db.Column(db.String(64))
+    delivery_id = db.Column(db.String(255))
+    event_type = db.Column(db.String(40))
+    payload = db.Column(db.JSON, nullable=False)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+
+class AuditEntry(db.Model):
+    """One row per status change and per human action on a document."""
+    __tablename__ = "audit_entries"
+    id = db.Column(db.Integer, primary_key=True)
+    document_id = db.Column(db.String(32), db.ForeignKey("documents.id"), nullable=False, index=True)
+    actor_id = db.Column(db.Integer, db.ForeignKey("users.id"))
+    action = db.Column(db.String(40), nullable=False)
+    from_status = db.Column(db.String(20))
+    to_status = db.Column(db.String(20))
+    note = db.Column(db.Text)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+
+class DocumentVersion(db.Model):
+    """One version of a document's content or of its schema (versioned separately)."""
+    __tablename__ = "document_versions"
+    id = db.Column(db.Integer, primary_key=True)
+    document_id = db.Column(db.String(32), db.ForeignKey("documents.id"), nullable=False)
+    part = db.Column(db.String(10), nullable=False)      # content | schema
+    number = db.Column(db.Integer, nullable=False)
+    cause = db.Column(db.String(20), nullable=False)
+    actor_id = db.Column(db.Integer, db.ForeignKey("users.id"))
+    job_id = db.Column(db.String(32))
+    replaces_id = db.Column(db.Integer, db.ForeignKey("document_versions.id"))
+    storage_key = db.Column(db.String(500), nullable=False)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("document_id", "part", "number", name="uq_document_versions_number"),
+        # A job writes at most one version of each part: a second delivery cannot add another.
+        UniqueConstraint("job_id", "part", name="uq_document_versions_job"),
+        CheckConstraint("part in ('content', 'schema')", name="part"),
+        CheckConstraint("cause in ('generated', 'reprocessed', 'customised', 'corrected', 'reverted')",
+                        name="cause"),
+    )
+
+
+class CreditWallet(db.Model):
+    __tablename__ = "credit_wallets"
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), primary_key=True)
+    granted = db.Column(db.Integer, nullable=False, default=0)
+    balance = db.Column(db.Integer, nullable=False, default=0)
+    reserved = db.Column(db.Integer, nullable=False, default=0)
+    settled = db.Column(db.Integer, nullable=False, default=0)
+
+    __table_args__ = (
+        CheckConstraint("balance >= 0", name="balance_not_negative"),
+        CheckConstraint("reserved >= 0", name="reserved_not_negative"),
+    )
+
+
+class CreditReservation(db.Model):
+    __tablename__ = "credit_reservations"
+    id = db.Column(db.Integer, primary_key=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    job_id = db.Column(db.String(32), db.ForeignKey("extraction_jobs.id"), nullable=False, unique=True)
+    pages = db.Column(db.Integer, nullable=False)
+    status = db.Column(db.String(10), nullable=False, default="open")   # open | settled | released
+    pages_charged = db.Column(db.Integer)
+    overage = db.Column(db.Integer, nullable=False, default=0)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    expires_at = db.Column(db.DateTime, nullable=False)
+    closed_at = db.Column(db.DateTime)
+
+    __table_args__ = (
+        CheckConstraint("status in ('open', 'settled', 'released')", name="status"),
+        CheckConstraint("pages > 0", name="pages_positive"),
+        Index("ix_credit_reservations_status", "status", "created_at"),
+    )

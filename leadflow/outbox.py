@@ -1,0 +1,65 @@
+"""Events leave the process here, and only after the transaction that caused them commits.
+
+Services record events on the session; `commit()` commits and then hands each event to the
+handlers registered for its type (realtime bus, job queue, billing). A rollback drops them,
+so nothing is announced for a state the database does not hold.
+"""
+import logging
+from collections import defaultdict
+
+from sqlalchemy import event as sa_event
+from sqlalchemy.orm import Session
+
+from leadflow.extensions import db
+
+log = logging.getLogger(__name__)
+
+_PENDING = "leadflow_pending_events"
+_COMMITTED = "leadflow_committed_events"
+_handlers: dict[type, list] = defaultdict(list)
+
+
+def on(event_type: type, handler) -> None:
+    """Register a handler for an event type (done once, by the app factory)."""
+    if handler not in _handlers[event_type]:
+        _handlers[event_type].append(handler)
+
+
+def reset_handlers() -> None:
+    _handlers.clear()
+
+
+def record(event) -> None:
+    db.session.info.setdefault(_PENDING, []).append(event)
+
+
+def commit() -> None:
+    """Commit the current transaction, then dispatch what it recorded."""
+    db.session.commit()
+    dispatch_committed()
+
+
+def rollback() -> None:
+    db.session.rollback()
+
+
+def dispatch_committed() -> None:
+    events = db.session.info.pop(_COMMITTED, [])
+    for event in events:
+        for handler in list(_handlers.get(type(event), [])):
+            try:
+                handler(event)
+            except Exception:  # a failed side effect must not undo a committed state; sweeps repair
+                log.exception("handler %s failed for %r", getattr(handler, "__name__", handler), event)
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _move_to_committed(session):
+    pending = session.info.pop(_PENDING, [])
+    if pending:
+        session.info.setdefault(_COMMITTED, []).extend(pending)
+
+
+@sa_event.listens_for(Session, "after_rollback")
+def _drop_pending(session):
+    session.info.pop(_PENDING, None)

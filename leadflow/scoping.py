@@ -1,0 +1,73 @@
+"""The one tenant helper: every query for tenant data goes through here.
+
+Pages and the API ask "what may this user see"; workers ask "this id, in this brokerage".
+Both answer with queries scoped by brokerage, so another tenant's row is simply not found.
+"""
+import logging
+
+from sqlalchemy import or_, select
+
+from leadflow.domain.audience import DocumentFacts, Role, STAFF_ROLES, Viewer
+from leadflow.extensions import db
+from leadflow.models import Document, DocumentShare, User, WorkspaceMember
+
+security_log = logging.getLogger("leadflow.security")
+
+
+def visible_documents(viewer: Viewer):
+    """A SELECT of the documents in the viewer's audience (the query form of audience.may_see)."""
+    query = select(Document)
+    if viewer.role == Role.PLATFORM_ADMIN:
+        return query
+    if viewer.role in STAFF_ROLES:
+        return query.where(Document.brokerage_id == viewer.brokerage_id)
+    shared = select(DocumentShare.document_id).where(DocumentShare.user_id == viewer.id)
+    workspaces = select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == viewer.id)
+    return query.where(or_(Document.owner_id == viewer.id,
+                           Document.id.in_(shared),
+                           Document.workspace_id.in_(workspaces)))
+
+
+def document_for_viewer(viewer: Viewer, document_id: str) -> Document | None:
+    """The document if the viewer may see it, else None (the caller answers 404)."""
+    return db.session.scalar(visible_documents(viewer).where(Document.id == document_id))
+
+
+def in_brokerage(model, brokerage_id: int):
+    """A SELECT of a tenant table's rows that belong to one brokerage."""
+    return select(model).where(model.brokerage_id == brokerage_id)
+
+
+def document_in_brokerage(document_id: str, brokerage_id: int, *, for_update: bool = False) -> Document | None:
+    query = in_brokerage(Document, brokerage_id).where(Document.id == document_id)
+    if for_update:
+        query = query.with_for_update()
+    return db.session.scalar(query)
+
+
+def document_belongs_elsewhere(document_id: str, brokerage_id: int) -> bool:
+    """True when the id exists under another brokerage: a forged or corrupted payload."""
+    owner = db.session.scalar(select(Document.brokerage_id).where(Document.id == document_id))
+    if owner is not None and owner != brokerage_id:
+        security_log.warning("security: payload for document %s names brokerage %s, stored under %s",
+                             document_id, brokerage_id, owner)
+        return True
+    return False
+
+
+def document_facts(document: Document) -> DocumentFacts:
+    members = db.session.scalars(
+        select(WorkspaceMember.user_id).where(WorkspaceMember.workspace_id == document.workspace_id)
+    ) if document.workspace_id else []
+    shared = db.session.scalars(select(DocumentShare.user_id).where(DocumentShare.document_id == document.id))
+    return DocumentFacts(brokerage_id=document.brokerage_id, owner_id=document.owner_id,
+                         workspace_member_ids=frozenset(members), shared_with_ids=frozenset(shared))
+
+
+def brokerage_staff_ids(brokerage_id: int) -> list[int]:
+    return list(db.session.scalars(select(User.id).where(
+        User.brokerage_id == brokerage_id, User.role.in_([r.value for r in STAFF_ROLES]))))
+
+
+def platform_admin_ids() -> list[int]:
+    return list(db.session.scalars(select(User.id).where(User.role == Role.PLATFORM_ADMIN.value)))

@@ -1,0 +1,1 @@
+"""Use cases: one function, one transaction, explicit inputs."""

@@ -1,0 +1,198 @@
+"""Use cases around a document's record: upload (both paths), share, read."""
+import logging
+import re
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from leadflow import outbox, scoping
+from leadflow.domain import filetypes
+from leadflow.domain.audience import Role
+from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
+from leadflow.domain.lifecycle import Status
+from leadflow.domain.verification import DOCUMENT_TYPES
+from leadflow.errors import Forbidden, InvalidInput, NotFound, TooLarge, Unavailable
+from leadflow.extensions import db
+from leadflow.models import (AuditEntry, Document, DocumentShare, UploadIntent, User, Workspace,
+                             WorkspaceMember, new_id, utcnow)
+from leadflow.wiring import adapters
+
+log = logging.getLogger(__name__)
+UPLOAD_OFFER_SECONDS = 15 * 60
+
+
+def upload(user: User, *, filename: str, data: bytes, title: str | None, kind: str | None,
+           workspace_id: int | None, max_bytes: int) -> Document:
+    """Store the file, then create the PENDING record; verification is enqueued after commit."""
+    workspace = _workspace_for_upload(user, workspace_id)
+    kind = _kind(kind)
+    checked = _check_file(filename, data[:filetypes.SNIFF_BYTES], len(data), max_bytes)
+    document_id = new_id()
+    brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
+    key = storage_key(brokerage_id, document_id, filename)
+    try:
+        adapters().storage.put(key, data, checked.content_type)
+    except Exception as exc:
+        log.exception("storage write failed for an upload")
+        raise Unavailable("We could not store the file just now. Nothing was saved; please try again.") from exc
+    return _create_pending(document_id, user, brokerage_id, workspace, filename, checked.content_type,
+                           len(data), key, title, kind)
+
+
+def offer_direct_upload(user: User, *, filename: str, content_type: str, size: int, title: str | None,
+                        kind: str | None, workspace_id: int | None, max_bytes: int) -> tuple[UploadIntent, dict]:
+    """Reserve a document id and give the client a signed target to upload straight to storage."""
+    workspace = _workspace_for_upload(user, workspace_id)
+    kind = _kind(kind)
+    if not filename or not isinstance(size, int):
+        raise InvalidInput("filename and size are required")
+    if size > max_bytes:
+        raise TooLarge(f"The file is {size / 1048576:.1f} MB; the limit is {max_bytes / 1048576:.0f} MB.")
+    if content_type not in filetypes.ALLOWED:
+        raise InvalidInput("This file type is not supported. Please upload a PDF, a JPEG or PNG photo, "
+                           "or a bank statement as CAMT XML or MT940.", code="unsupported_type")
+    brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
+    intent = UploadIntent(id=new_id(), brokerage_id=brokerage_id, owner_id=user.id,
+                          workspace_id=workspace.id if workspace else None, title=_title(title, filename),
+                          kind=kind, filename=_clean_name(filename), content_type=content_type, size_bytes=size,
+                          expires_at=utcnow() + timedelta(seconds=UPLOAD_OFFER_SECONDS), storage_key="")
+    intent.storage_key = storage_key(brokerage_id, intent.id, filename)
+    db.session.add(intent)
+    outbox.commit()
+    target = adapters().storage.upload_target(intent.storage_key, content_type, max_bytes=size,
+                                              expires_in=UPLOAD_OFFER_SECONDS)
+    return intent, target
+
+
+def complete_direct_upload(user: User, intent_id: str, *, max_bytes: int) -> Document:
+    """Check what arrived in storage (size, magic bytes) and create the PENDING record."""
+    intent = db.session.scalar(scoping.in_brokerage(UploadIntent, user.brokerage_id)
+                               .where(UploadIntent.id == intent_id, UploadIntent.owner_id == user.id)) \
+        if user.brokerage_id else None
+    if intent is None:
+        existing = scoping.document_for_viewer(user.viewer, intent_id)
+        if existing is not None:
+            return existing  # completing twice is answered with the same document
+        raise NotFound("No such upload.")
+    storage = adapters().storage
+    info = storage.head(intent.storage_key)
+    if info is None:
+        raise InvalidInput("The file has not arrived in storage yet. Please upload it first.", code="upload_missing")
+    try:
+        head = storage.read_prefix(intent.storage_key, filetypes.SNIFF_BYTES)
+        checked = _check_file(intent.filename, head, info.size, min(max_bytes, intent.size_bytes))
+    except InvalidInput:
+        storage.delete(intent.storage_key)
+        raise
+    workspace = db.session.get(Workspace, intent.workspace_id) if intent.workspace_id else None
+    document = _create_pending(intent.id, user, intent.brokerage_id, workspace, intent.filename,
+                               checked.content_type, info.size, intent.storage_key, intent.title, intent.kind,
+                               intent=intent)
+    return document
+
+
+def share(user: User, document_id: str, email: str) -> DocumentShare:
+    document = scoping.document_for_viewer(user.viewer, document_id)
+    if document is None:
+        raise NotFound("No such document.")
+    if not (user.is_staff or user.is_platform_admin or user.id == document.owner_id):
+        raise Forbidden("Only the document's owner or the brokerage's staff can share it.")
+    target = db.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
+    if target is None:
+        raise InvalidInput("No user with that email address.", code="unknown_user")
+    existing = db.session.get(DocumentShare, (document.id, target.id))
+    if existing:
+        return existing
+    row = DocumentShare(document_id=document.id, user_id=target.id, shared_by_id=user.id)
+    db.session.add(row)
+    db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action="shared",
+                              note=f"shared with user {target.id}"))
+    # The new viewer's open pages should show it at once: announce the current status again.
+    outbox.record(DocumentStatusChanged(document.id, document.brokerage_id, document.status, document.title,
+                                        tuple(n.get("en", "") for n in document.verification_notes or [])))
+    outbox.commit()
+    return row
+
+
+def get_visible(user: User, document_id: str) -> Document:
+    document = scoping.document_for_viewer(user.viewer, document_id)
+    if document is None:
+        raise NotFound("No such document.")
+    return document
+
+
+def storage_key(brokerage_id: int, document_id: str, filename: str) -> str:
+    return f"brokerages/{brokerage_id}/documents/{document_id}/original/{_clean_name(filename)}"
+
+
+def _create_pending(document_id, user, brokerage_id, workspace, filename, content_type, size, key, title, kind,
+                    intent: UploadIntent | None = None) -> Document:
+    now = utcnow()
+    document = Document(id=document_id, brokerage_id=brokerage_id, owner_id=user.id,
+                        workspace_id=workspace.id if workspace else None, title=_title(title, filename),
+                        kind=kind, status=Status.PENDING.value, filename=_clean_name(filename),
+                        content_type=content_type, size_bytes=size, storage_key=key, verification_notes=[],
+                        created_at=now, updated_at=now, status_changed_at=now)
+    db.session.add(document)
+    if intent is not None:
+        db.session.delete(intent)
+    db.session.add(AuditEntry(document_id=document_id, actor_id=user.id, action="uploaded",
+                              to_status=Status.PENDING.value, note=f"{document.filename}, {size} bytes",
+                              created_at=now))
+    outbox.record(DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
+    outbox.record(VerificationRequested(document_id, brokerage_id))
+    outbox.commit()
+    return document
+
+
+def _workspace_for_upload(user: User, workspace_id) -> Workspace | None:
+    if workspace_id in (None, ""):
+        if user.is_platform_admin:
+            raise InvalidInput("A platform admin must name the workspace to upload into.")
+        if user.role == Role.CLIENT:
+            # A client with one case uploads into it without having to say so.
+            ids = list(db.session.scalars(select(WorkspaceMember.workspace_id)
+                                          .where(WorkspaceMember.user_id == user.id).limit(2)))
+            if len(ids) == 1:
+                return db.session.get(Workspace, ids[0])
+        return None
+    try:
+        workspace_id = int(workspace_id)
+    except (TypeError, ValueError):
+        raise InvalidInput("workspace_id must be a number.")
+    query = select(Workspace).where(Workspace.id == workspace_id)
+    if not user.is_platform_admin:
+        query = query.where(Workspace.brokerage_id == user.brokerage_id)
+        if user.role == Role.CLIENT:
+            query = query.where(Workspace.id.in_(
+                select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == user.id)))
+    workspace = db.session.scalar(query)
+    if workspace is None:
+        raise NotFound("No such workspace.")
+    return workspace
+
+
+def _check_file(filename, head, size, max_bytes) -> filetypes.FileCheck:
+    try:
+        return filetypes.check(filename, head, size, max_bytes)
+    except filetypes.UploadRefused as refused:
+        if refused.code == "file_too_large":
+            raise TooLarge(refused.message) from refused
+        raise InvalidInput(refused.message, code=refused.code) from refused
+
+
+def _kind(kind: str | None) -> str | None:
+    if kind in (None, "", "other", "unknown"):
+        return None
+    if kind not in DOCUMENT_TYPES:
+        raise InvalidInput(f"Unknown document kind {kind!r}.", code="unknown_kind")
+    return kind
+
+
+def _title(title: str | None, filename: str) -> str:
+    return (title or "").strip()[:300] or _clean_name(filename)
+
+
+def _clean_name(filename: str) -> str:
+    base = (filename or "document").replace("\\", "/").rsplit("/", 1)[-1]
+    return re.sub(r"[^A-Za-z0-9._ -]+", "_", base).strip(" .")[:200] or "document"

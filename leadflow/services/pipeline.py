@@ -1,0 +1,222 @@
+"""The worker's use cases: claim a document, check it, submit it for extraction.
+
+Each step commits before the next side effect, so a crash between two steps leaves a state
+that a sweep recognises and repairs (see leadflow.sweeps).
+"""
+import io
+import logging
+from datetime import timedelta
+from enum import StrEnum
+
+from flask import current_app, url_for
+from sqlalchemy import update
+
+from leadflow import outbox, scoping
+from leadflow.billing import ledger
+from leadflow.billing import service as billing
+from leadflow.domain import filetypes
+from leadflow.domain.events import ReservationDue
+from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.verification import Note
+from leadflow.extensions import db
+from leadflow.extraction.client import ExtractionUnavailable
+from leadflow.models import Document, ExtractionJob, utcnow
+from leadflow.services import transitions
+from leadflow.wiring import adapters
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(StrEnum):
+    SUBMITTED = "SUBMITTED"
+    REJECTED = "REJECTED"
+    FAILED = "FAILED"
+    WAITING_FOR_CREDITS = "WAITING_FOR_CREDITS"
+    SKIPPED_TERMINAL = "SKIPPED_TERMINAL"
+    SKIPPED_NOT_PENDING = "SKIPPED_NOT_PENDING"
+    SKIPPED_MISSING = "SKIPPED_MISSING"
+
+
+class TenantMismatch(Exception):
+    """A message names a brokerage that does not own the document: never retried."""
+
+
+class TransientFailure(Exception):
+    """Something outside us failed in a way worth retrying (the message is retried)."""
+
+
+def verify_document(document_id: str, brokerage_id: int) -> Outcome:
+    """Claim a PENDING document, pre-check it and submit it for extraction."""
+    document = scoping.document_in_brokerage(document_id, brokerage_id)
+    if document is None:
+        if scoping.document_belongs_elsewhere(document_id, brokerage_id):
+            raise TenantMismatch(f"document {document_id} is not in brokerage {brokerage_id}")
+        return Outcome.SKIPPED_MISSING
+    if document.status in (Status.VERIFIED, Status.REJECTED, Status.ACTION_REQUIRED):
+        return Outcome.SKIPPED_TERMINAL
+    if document.status != Status.PENDING:
+        return Outcome.SKIPPED_NOT_PENDING
+    if not transitions.apply(document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
+        outbox.rollback()
+        return Outcome.SKIPPED_NOT_PENDING
+    outbox.commit()
+
+    problem, pages = precheck(document)
+    if problem is not None:
+        code, note = problem
+        transitions.apply(document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
+                          note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
+        outbox.commit()
+        return Outcome.REJECTED
+    return submit(document_id, brokerage_id, mode="first", expected_pages=pages)
+
+
+def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
+           output_spec: dict | None = None, actor_id: int | None = None,
+           source: Status = Status.PROCESSING) -> Outcome:
+    """Create (or reuse) the document's extraction job, reserve credits, hand it to the service."""
+    job = _current_unaccepted_job(document_id, mode)
+    if job is None:
+        job = ExtractionJob(document_id=document_id, brokerage_id=brokerage_id, mode=mode,
+                            output_spec=output_spec, requested_by_id=actor_id)
+        db.session.add(job)
+        db.session.flush()
+        db.session.execute(update(Document).where(Document.id == document_id)
+                           .values(current_job_id=job.id, page_count=expected_pages))
+    try:
+        billing.reserve(brokerage_id, job.id, max(expected_pages, 1))
+    except ledger.InsufficientCredits as exc:
+        outbox.rollback()
+        note = Note("waiting_for_credits",
+                    "Waiting for extraction credits: your brokerage has been told.",
+                    "Wartet auf Extraktionsguthaben: Ihr Maklerbüro wurde informiert.")
+        log.warning("brokerage %s cannot cover document %s: %s", brokerage_id, document_id, exc)
+        transitions.apply(document_id, source, Status.PENDING, action="waiting_for_credits",
+                          note=str(exc), verification_notes=[note.as_dict()])
+        outbox.commit()
+        return Outcome.WAITING_FOR_CREDITS
+    outbox.commit()
+
+    document = db.session.get(Document, document_id)
+    config = current_app.config
+    try:
+        adapters().extraction.submit(
+            job_id=job.id,
+            document_url=adapters().storage.download_url(document.storage_key, expires_in=3600),
+            callback_url=config["PUBLIC_BASE_URL"] + "/api/extraction/callbacks",
+            mode=mode, output_spec=output_spec)
+    except ExtractionUnavailable as exc:
+        return _submission_failed(job.id, document_id, source, str(exc))
+
+    now = utcnow()
+    db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job.id).values(
+        status="accepted", accepted_at=now, submit_attempts=ExtractionJob.submit_attempts + 1,
+        deadline_at=now + timedelta(seconds=config["EXTRACTION_DEADLINE_SECONDS"])))
+    moved = transitions.apply(document_id, source, Status.EXTRACTING, action="extraction_started",
+                              actor_id=actor_id, note=f"job {job.id} ({mode})", verification_notes=[],
+                              rejection_code=None)
+    if not moved:
+        # Someone moved the document while we submitted; the job's callback will be stale.
+        log.warning("document %s left %s during submission of job %s", document_id, source, job.id)
+    outbox.commit()
+    return Outcome.SUBMITTED
+
+
+def precheck(document: Document) -> tuple[tuple[RejectionCode, Note] | None, int]:
+    """The checks before we pay for extraction: the file is there, of an allowed type, size,
+    page count, and readable. Returns (problem or None, page count)."""
+    storage = adapters().storage
+    config = current_app.config
+    info = storage.head(document.storage_key)
+    if info is None:
+        return (RejectionCode.FILE_MISSING, Note(
+            "file_missing", "The file did not reach our storage. Please upload it again.",
+            "Die Datei ist nicht bei uns angekommen. Bitte laden Sie sie erneut hoch.")), 0
+    if info.size > config["MAX_UPLOAD_BYTES"]:
+        return (RejectionCode.FILE_TOO_LARGE, Note(
+            "file_too_large", "The file is larger than we accept. Please upload a smaller file.",
+            "Die Datei ist größer als erlaubt. Bitte laden Sie eine kleinere Datei hoch.")), 0
+    head = storage.read_prefix(document.storage_key, filetypes.SNIFF_BYTES)
+    if filetypes.sniff(head) is None:
+        return (RejectionCode.UNSUPPORTED_FILE, Note(
+            "unsupported_file", "This file type is not supported. Please upload a PDF or a photo (JPEG, PNG).",
+            "Dieser Dateityp wird nicht unterstützt. Bitte laden Sie ein PDF oder ein Foto (JPEG, PNG) hoch.")), 0
+    if filetypes.sniff(head) != "application/pdf":
+        return None, 1
+    pages = pdf_page_count(storage.get(document.storage_key))
+    if pages is None:
+        return (RejectionCode.UNREADABLE, Note(
+            "unreadable", "This PDF is damaged and cannot be opened. Please upload the original file again.",
+            "Dieses PDF ist beschädigt und lässt sich nicht öffnen. Bitte laden Sie die Originaldatei erneut hoch.")), 0
+    if pages > config["MAX_DOCUMENT_PAGES"]:
+        limit = config["MAX_DOCUMENT_PAGES"]
+        return (RejectionCode.TOO_MANY_PAGES, Note(
+            "too_many_pages", f"This PDF has {pages} pages; we accept at most {limit}. Please upload only the pages we asked for.",
+            f"Dieses PDF hat {pages} Seiten; wir nehmen höchstens {limit}. Bitte laden Sie nur die angefragten Seiten hoch.")), pages
+    return None, pages
+
+
+def pdf_page_count(data: bytes) -> int | None:
+    """Pages of a PDF, or None when it cannot be opened."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        return len(reader.pages) or None
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError, RecursionError, AttributeError):
+        return None
+
+
+def fail_for_good(document_id: str, brokerage_id: int, reason: str) -> bool:
+    """Retries are exhausted: the document is REJECTED with a system code an admin can retry."""
+    document = scoping.document_in_brokerage(document_id, brokerage_id)
+    if document is None or document.status not in (Status.PENDING, Status.PROCESSING):
+        return False
+    note = Note("system_failure", f"Verification failed after 3 attempts: {reason}",
+                f"Die Prüfung ist nach 3 Versuchen fehlgeschlagen: {reason}")
+    moved = transitions.apply(document_id, Status(document.status), Status.REJECTED, action="retries_exhausted",
+                              note=note.en, rejection_code=RejectionCode.SYSTEM_RETRIES_EXHAUSTED.value,
+                              verification_notes=[note.as_dict()])
+    if moved and document.current_job_id:
+        _fail_job(document.current_job_id, reason)
+    outbox.commit()
+    return moved
+
+
+def _submission_failed(job_id: str, document_id: str, source: Status, reason: str) -> Outcome:
+    job = db.session.get(ExtractionJob, job_id, populate_existing=True)
+    attempts = job.submit_attempts + 1
+    log.warning("submission %s of job %s failed: %s", attempts, job_id, reason)
+    db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id).values(
+        submit_attempts=attempts, last_error=reason[:500]))
+    if attempts >= current_app.config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"]:
+        note = Note("system_failure", "Our document reader is unavailable; an administrator will retry it.",
+                    "Unser Dokumentenleser ist nicht erreichbar; ein Administrator wiederholt den Vorgang.")
+        transitions.apply(document_id, source, Status.REJECTED, action="submission_failed",
+                          note=f"{attempts} submissions failed: {reason}",
+                          rejection_code=RejectionCode.SYSTEM_SUBMISSION_FAILED.value,
+                          verification_notes=[note.as_dict()])
+        _fail_job(job_id, reason)
+        outbox.commit()
+        return Outcome.FAILED
+    transitions.apply(document_id, source, Status.PENDING, action="submission_retry",
+                      note=f"submission {attempts} failed: {reason}")
+    outbox.commit()
+    raise TransientFailure(f"submission {attempts} of job {job_id} failed: {reason}")
+
+
+def _fail_job(job_id: str, reason: str) -> None:
+    db.session.execute(update(ExtractionJob).where(
+        ExtractionJob.id == job_id, ExtractionJob.status.in_(["created", "accepted"])).values(
+        status="failed", finished_at=utcnow(), last_error=reason[:500]))
+    outbox.record(ReservationDue(job_id=job_id, pages=None))
+
+
+def _current_unaccepted_job(document_id: str, mode: str) -> ExtractionJob | None:
+    document = db.session.get(Document, document_id)
+    if document is None or not document.current_job_id:
+        return None
+    job = db.session.get(ExtractionJob, document.current_job_id)
+    if job is not None and job.status == "created" and job.mode == mode:
+        return job
+    return None

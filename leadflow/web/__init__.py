@@ -1,0 +1,12 @@
+"""Blueprints, one per area."""
+
+
+def register_blueprints(app) -> None:
+    from leadflow.web import api, auth, callbacks, files, health, pages, ws
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(callbacks.bp)
+    app.register_blueprint(files.files_bp)
+    app.register_blueprint(health.bp)
+    ws.register(app)

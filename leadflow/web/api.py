@@ -1,0 +1,217 @@
+"""The JSON API: the same use cases the pages call, for integrations and tests."""
+import base64
+import binascii
+import json
+from datetime import datetime
+
+from flask import Blueprint, current_app, jsonify, request
+from flask_login import current_user, login_required
+from sqlalchemy import and_, or_, select
+
+from leadflow import scoping
+from leadflow.billing import service as billing
+from leadflow.domain.audience import Role
+from leadflow.domain.lifecycle import Status
+from leadflow.errors import Forbidden, InvalidInput, LeadflowError, NotFound
+from leadflow.extensions import db
+from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, StatusLogEntry
+from leadflow.services import documents, review
+from leadflow.wiring import adapters
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+PAGE_SIZE = 50
+
+
+@bp.errorhandler(LeadflowError)
+def leadflow_error(error: LeadflowError):
+    return jsonify(error={"code": error.code, "message": error.message}), error.status
+
+
+@bp.post("/documents/upload")
+@login_required
+def upload():
+    file = request.files.get("file")
+    if file is None or not file.filename:
+        raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
+    max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
+    data = file.stream.read(max_bytes + 1)
+    document = documents.upload(current_user, filename=file.filename, data=data,
+                                title=request.form.get("title"), kind=request.form.get("kind"),
+                                workspace_id=request.form.get("workspace_id"), max_bytes=max_bytes)
+    return jsonify(document_json(document)), 201
+
+
+@bp.post("/documents/uploads")
+@login_required
+def offer_upload():
+    body = _json_body()
+    intent, target = documents.offer_direct_upload(
+        current_user, filename=str(body.get("filename") or ""), content_type=str(body.get("content_type") or ""),
+        size=body.get("size"), title=body.get("title"), kind=body.get("kind"),
+        workspace_id=body.get("workspace_id"), max_bytes=current_app.config["MAX_UPLOAD_BYTES"])
+    return jsonify(document_id=intent.id, upload=target), 201
+
+
+@bp.post("/documents/<document_id>/complete")
+@login_required
+def complete_upload(document_id):
+    document = documents.complete_direct_upload(current_user, document_id,
+                                                max_bytes=current_app.config["MAX_UPLOAD_BYTES"])
+    return jsonify(document_json(document)), 201
+
+
+@bp.get("/documents")
+@login_required
+def list_documents():
+    query = scoping.visible_documents(current_user.viewer)
+    status = request.args.get("status")
+    if status:
+        if status not in Status.__members__:
+            raise InvalidInput(f"Unknown status {status!r}.")
+        query = query.where(Document.status == status)
+    if request.args.get("workspace_id"):
+        query = query.where(Document.workspace_id == _int_arg("workspace_id"))
+    cursor = request.args.get("cursor")
+    if cursor:
+        created_at, last_id = _decode_cursor(cursor)
+        query = query.where(or_(Document.created_at < created_at,
+                                and_(Document.created_at == created_at, Document.id < last_id)))
+    rows = list(db.session.scalars(query.order_by(Document.created_at.desc(), Document.id.desc())
+                                   .limit(PAGE_SIZE + 1)))
+    next_cursor = _encode_cursor(rows[PAGE_SIZE - 1]) if len(rows) > PAGE_SIZE else None
+    return jsonify(documents=[document_json(d) for d in rows[:PAGE_SIZE]], next_cursor=next_cursor)
+
+
+@bp.get("/documents/<document_id>")
+@login_required
+def get_document(document_id):
+    return jsonify(document_json(documents.get_visible(current_user, document_id)))
+
+
+@bp.get("/documents/<document_id>/history")
+@login_required
+def history(document_id):
+    document = documents.get_visible(current_user, document_id)
+    audit = db.session.scalars(select(AuditEntry).where(AuditEntry.document_id == document.id))
+    log = db.session.scalars(select(StatusLogEntry).where(StatusLogEntry.document_id == document.id))
+    entries = [{"kind": "audit", "at": _iso(a.created_at), "action": a.action, "from_status": a.from_status,
+                "to_status": a.to_status, "actor_id": a.actor_id, "note": a.note, "_order": (a.created_at, 0, a.id)}
+               for a in audit]
+    entries += [{"kind": "callback", "at": _iso(s.created_at), "delivery_id": s.delivery_id, "job_id": s.job_id,
+                 "event_type": s.event_type, "payload": s.payload, "_order": (s.created_at, 1, s.id)} for s in log]
+    entries.sort(key=lambda e: e.pop("_order"))
+    return jsonify(history=entries)
+
+
+@bp.get("/documents/<document_id>/content")
+@login_required
+def content(document_id):
+    return _version_body(document_id, "content")
+
+
+@bp.get("/documents/<document_id>/schema")
+@login_required
+def schema(document_id):
+    return _version_body(document_id, "schema")
+
+
+@bp.get("/documents/<document_id>/versions")
+@login_required
+def versions(document_id):
+    document = documents.get_visible(current_user, document_id)
+    rows = db.session.scalars(select(DocumentVersion).where(DocumentVersion.document_id == document.id)
+                              .order_by(DocumentVersion.part, DocumentVersion.number))
+    return jsonify(versions=[{"id": v.id, "part": v.part, "number": v.number, "cause": v.cause,
+                              "actor_id": v.actor_id, "job_id": v.job_id, "replaces_id": v.replaces_id,
+                              "created_at": _iso(v.created_at)} for v in rows])
+
+
+@bp.post("/documents/<document_id>/shares")
+@login_required
+def share(document_id):
+    row = documents.share(current_user, document_id, str(_json_body().get("email") or ""))
+    return jsonify(document_id=row.document_id, user_id=row.user_id), 201
+
+
+@bp.post("/documents/<document_id>/decision")
+@login_required
+def decision(document_id):
+    if current_user.role != Role.PLATFORM_ADMIN:
+        raise Forbidden("Only a platform admin decides documents in review.")
+    body = _json_body()
+    document = review.decide(current_user, document_id, document_type=body.get("document_type"),
+                             reject_reason=body.get("reject"))
+    return jsonify(document_json(document))
+
+
+@bp.get("/credits")
+@login_required
+def credits():
+    if current_user.brokerage_id is None:
+        raise InvalidInput("A platform admin has no wallet of their own.")
+    if current_user.role not in (Role.BROKERAGE_ADMIN, Role.ADVISOR):
+        raise Forbidden("Only the brokerage's staff see its credits.")
+    wallet = billing.wallet_state(current_user.brokerage_id)
+    open_rows = db.session.scalars(scoping.in_brokerage(CreditReservation, current_user.brokerage_id)
+                                   .where(CreditReservation.status == "open")
+                                   .order_by(CreditReservation.created_at))
+    return jsonify(wallet={"granted": wallet.granted, "balance": wallet.balance, "reserved": wallet.reserved,
+                           "settled": wallet.settled},
+                   open_reservations=[{"job_id": r.job_id, "pages": r.pages, "created_at": _iso(r.created_at),
+                                       "expires_at": _iso(r.expires_at)} for r in open_rows])
+
+
+def document_json(document: Document) -> dict:
+    return {
+        "id": document.id, "status": document.status, "title": document.title, "kind": document.kind,
+        "document_type": document.document_type, "confidence": document.confidence,
+        "workspace_id": document.workspace_id, "owner_id": document.owner_id,
+        "brokerage_id": document.brokerage_id, "page_count": document.page_count,
+        "verification_notes": document.verification_notes or [], "rejection_code": document.rejection_code,
+        "filename": document.filename, "content_type": document.content_type, "size_bytes": document.size_bytes,
+        "created_at": _iso(document.created_at), "updated_at": _iso(document.updated_at),
+        "verified_at": _iso(document.verified_at),
+    }
+
+
+def _version_body(document_id: str, part: str):
+    document = documents.get_visible(current_user, document_id)
+    query = select(DocumentVersion).where(DocumentVersion.document_id == document.id, DocumentVersion.part == part)
+    if request.args.get("version"):
+        query = query.where(DocumentVersion.number == _int_arg("version"))
+    version = db.session.scalar(query.order_by(DocumentVersion.number.desc()).limit(1))
+    if version is None:
+        raise NotFound(f"This document has no {part} yet.")
+    body = json.loads(adapters().storage.get(version.storage_key))
+    return jsonify(version=version.number, cause=version.cause, **{part: body})
+
+
+def _json_body() -> dict:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise InvalidInput("Send a JSON object.")
+    return body
+
+
+def _int_arg(name: str) -> int:
+    try:
+        return int(request.args[name])
+    except (TypeError, ValueError):
+        raise InvalidInput(f"{name} must be a number.")
+
+
+def _encode_cursor(document: Document) -> str:
+    raw = f"{document.created_at.isoformat()}|{document.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        created, last_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
+        return datetime.fromisoformat(created), last_id
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise InvalidInput("The cursor is not one this API gave out.")
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() + "Z" if value else None
