@@ -12,11 +12,9 @@ from typing import Protocol, runtime_checkable
 # S3's own limit on a key, in UTF-8 bytes; the local adapter keeps to it too so that a key
 # valid on one adapter is valid on the other.
 MAX_KEY_BYTES = 1024
-# One path segment: starts with a letter or digit (so never "." or ".." or a hidden file),
-# then letters, digits, "." "_" "-". Keys are made by LeadFlow, never taken from a client's
-# filename, so a narrow alphabet costs nothing and keeps keys safe as paths and in URLs.
-_SEGMENT = r"[A-Za-z0-9][A-Za-z0-9._-]*"
-_KEY_RE = re.compile(rf"{_SEGMENT}(?:/{_SEGMENT})*")
+# Characters no key may hold: a backslash (a path separator to some tools) and control
+# characters (NUL ends a C path; newlines forge log lines and headers).
+_FORBIDDEN = re.compile(r"[\\\x00-\x1f\x7f]")
 DEFAULT_S3_REGION = "eu-central-1"
 
 
@@ -69,8 +67,15 @@ class Storage(Protocol):
 
 
 def check_key(key: str) -> str:
-    """Return `key` if it is a safe relative key, else raise InvalidKey."""
-    if not isinstance(key, str) or not _KEY_RE.fullmatch(key):
+    """Return `key` if it is a safe relative key, else raise InvalidKey.
+
+    Safe: "/"-separated segments, none empty, "." or ".."; no leading "/", no backslash, no
+    control character; at most MAX_KEY_BYTES. Such a key is the same object on S3 and a
+    path that stays inside the local storage folder.
+    """
+    if not isinstance(key, str) or not key:
+        raise InvalidKey(f"invalid storage key: {key!r}")
+    if _FORBIDDEN.search(key) or any(part in ("", ".", "..") for part in key.split("/")):
         raise InvalidKey(f"invalid storage key: {key!r}")
     if len(key.encode()) > MAX_KEY_BYTES:
         raise InvalidKey(f"storage key longer than {MAX_KEY_BYTES} bytes")

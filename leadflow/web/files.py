@@ -5,6 +5,8 @@ The signed token is the whole authorisation, as a pre-signed S3 URL is: no login
 route here answers 404.
 """
 import logging
+import re
+from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from werkzeug.wsgi import wrap_file
@@ -45,9 +47,9 @@ def download(token: str):
     response.content_length = info.size
     filename = key.rsplit("/", 1)[-1]
     if content_type.split(";")[0].strip().lower() in _INLINE_TYPES:
-        response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+        response.headers["Content-Disposition"] = _disposition("inline", filename)
     else:
-        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+        response.headers["Content-Disposition"] = _disposition("attachment", filename)
         response.headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
     response.headers["X-Content-Type-Options"] = "nosniff"
     # A signed link to a private document: no shared cache may keep it.
@@ -89,6 +91,16 @@ def _local_storage() -> LocalStorage:
         # S3 is configured (or nothing is): these URLs do not exist.
         abort(_error(404, "not_found", "Not found."))
     return storage
+
+
+def _disposition(kind: str, filename: str) -> str:
+    # RFC 6266: a plain ASCII name for old clients, the exact name percent-encoded for the
+    # rest. Quotes and anything else that could break out of the header are replaced.
+    plain = re.sub(r"[^A-Za-z0-9._ -]", "_", filename)
+    value = f'{kind}; filename="{plain}"'
+    if plain != filename:
+        value += f"; filename*=UTF-8''{quote(filename, safe='')}"
+    return value
 
 
 def _read_at_most(stream, limit: int) -> bytes:

@@ -6,7 +6,9 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 
-from leadflow.storage import InvalidKey, ObjectInfo, ObjectMissing, StorageError, storage_from_config
+from leadflow.storage import (
+    InvalidKey, ObjectInfo, ObjectMissing, Storage, StorageError, storage_from_config,
+)
 from leadflow.storage.local import LocalStorage
 from leadflow.web.files import files_bp
 
@@ -110,8 +112,8 @@ def test_a_key_that_looks_like_a_sidecar_does_not_collide_with_one(storage):
 
 @pytest.mark.parametrize(
     "key",
-    ["../escaped", "a/../../escaped", "/etc/passwd", "a//b", "a/./b", "", ".hidden",
-     "a\\..\\b", "a/", "x" * 1025, "nul\x00byte"],
+    ["../escaped", "a/../../escaped", "/etc/passwd", "a//b", "a/./b", "", "..", "a/..",
+     "a\\..\\b", "a/", "x" * 1025, "nul\x00byte", "line\nbreak"],
 )
 def test_keys_that_could_escape_the_folder_are_refused(storage, tmp_path, key):
     for call in (
@@ -126,6 +128,18 @@ def test_keys_that_could_escape_the_folder_are_refused(storage, tmp_path, key):
         with pytest.raises(InvalidKey):
             call()
     assert not (tmp_path / "escaped").exists()
+
+
+def test_a_key_with_spaces_and_non_ascii_names_round_trips(storage, client):
+    key = "brokerages/7/documents/42/original/Gehaltsabrechnung März \"2024\".pdf"
+    storage.put(key, PDF, "application/pdf")
+    assert storage.get(key) == PDF
+
+    response = client.get(path_of(storage.download_url(key)))
+    assert response.status_code == 200 and response.data == PDF
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith('inline; filename="Gehaltsabrechnung M_rz _2024_.pdf"')
+    assert "filename*=UTF-8''Gehaltsabrechnung%20M%C3%A4rz%20%222024%22.pdf" in disposition
 
 
 def test_a_symlink_planted_in_the_folder_cannot_lead_out_of_it(storage, tmp_path):
@@ -145,7 +159,7 @@ def test_storage_from_config_without_a_bucket_is_local(tmp_path):
     storage = storage_from_config(
         {"LOCAL_STORAGE_DIR": str(tmp_path), "PUBLIC_BASE_URL": BASE_URL + "/", "SECRET_KEY": "k"}
     )
-    assert isinstance(storage, LocalStorage)
+    assert isinstance(storage, LocalStorage) and isinstance(storage, Storage)
     assert storage.download_url("a").startswith(BASE_URL + "/files/")
 
 

@@ -15,7 +15,9 @@ import time
 import pytest
 import requests
 
-from leadflow.storage import InvalidKey, ObjectInfo, ObjectMissing, StorageError, storage_from_config
+from leadflow.storage import (
+    InvalidKey, ObjectInfo, ObjectMissing, Storage, StorageError, storage_from_config,
+)
 from leadflow.storage.s3 import S3Storage
 
 # The top conftest registers these too; naming them here lets this file run on its own.
@@ -54,6 +56,13 @@ def test_put_get_head_read_prefix_and_delete_round_trip(s3_storage):
     assert s3_storage.head(key) is None
     with pytest.raises(ObjectMissing):
         s3_storage.get(key)
+
+
+def test_a_key_with_spaces_and_non_ascii_names_round_trips(s3_storage):
+    key = "brokerages/7/documents/42/original/Gehaltsabrechnung März 2024.pdf"
+    s3_storage.put(key, PDF, "application/pdf")
+    assert s3_storage.get(key) == PDF
+    assert requests.get(s3_storage.download_url(key), timeout=10).content == PDF
 
 
 def test_a_missing_object_is_object_missing_and_deleting_it_is_fine(s3_storage):
@@ -96,7 +105,7 @@ def test_storage_from_config_with_a_bucket_is_s3(s3_endpoint):
         # Unset means eu-central-1; only a TEST_S3_REGION elsewhere needs it spelled out.
         "S3_REGION": os.environ.get("TEST_S3_REGION"),
     })
-    assert isinstance(storage, S3Storage)
+    assert isinstance(storage, S3Storage) and isinstance(storage, Storage)
     assert storage.region == os.environ.get("TEST_S3_REGION", "eu-central-1")
     storage.put("doc", b"1", "text/plain")
     assert storage.get("doc") == b"1"
