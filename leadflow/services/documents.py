@@ -134,6 +134,7 @@ def _create_pending(document_id, user, brokerage_id, workspace, filename, conten
                         content_type=content_type, size_bytes=size, storage_key=key, verification_notes=[],
                         created_at=now, updated_at=now, status_changed_at=now)
     db.session.add(document)
+    db.session.flush()  # the audit row refers to it
     if intent is not None:
         db.session.delete(intent)
     db.session.add(AuditEntry(document_id=document_id, actor_id=user.id, action="uploaded",

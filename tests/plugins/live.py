@@ -1,0 +1,190 @@
+"""The app as it runs: PostgreSQL, its HTTP server on a real port, the extractor over HTTP,
+an in-process Dramatiq worker. One per test session; every test starts from empty tables."""
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import pytest
+import requests
+
+# The test process uses the StubBroker and in-memory bus; distributed mode is tested in
+# separate processes (tests/e2e). Set before leadflow or tasks is imported.
+os.environ.pop("REDIS_URL", None)
+os.environ.pop("EXTRACTION_URL", None)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float = 15.0, interval: float = 0.05, message: str = "condition"):
+    """Poll a condition until it holds; fail with `message` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+        time.sleep(interval)
+
+
+@dataclass
+class Live:
+    app: object
+    url: str
+    started: dict
+
+    def drain(self, timeout: float = 20.0) -> None:
+        """Wait until every queue is empty and the worker idle."""
+        import tasks
+        broker, worker = tasks.broker, self.started["worker"]
+        deadline = time.monotonic() + timeout
+        while True:
+            for queue in list(broker.queues):
+                broker.join(queue, fail_fast=False, timeout=int(timeout * 1000))
+            worker.join()
+            if all(q.unfinished_tasks == 0 for q in broker.queues.values()):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError("queues did not drain")
+
+
+@pytest.fixture(scope="session")
+def live(pg_url, tmp_path_factory):
+    instance = tmp_path_factory.mktemp("instance")
+    os.environ["LEADFLOW_INSTANCE_DIR"] = str(instance)
+    from flask_migrate import upgrade
+    from werkzeug.serving import make_server
+
+    from leadflow.factory import create_app
+    from leadflow.runtime import start_embedded, stop_embedded
+
+    port = free_port()
+    app = create_app({
+        "SQLALCHEMY_DATABASE_URI": pg_url,
+        "LOCAL_STORAGE_DIR": str(instance / "storage"),
+        "PUBLIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "EXTRACTION_URL": None,
+        "EMBEDDED_WORKER": True,
+        "EMBEDDED_SCHEDULER": False,
+        "DOCUMENT_PROCESSING_CONCURRENCY": 4,
+        "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
+        "MAX_CONTENT_LENGTH": 3 * 1024 * 1024,
+    })
+    with app.app_context():
+        upgrade()
+    started = start_embedded(app)
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Live(app=app, url=f"http://127.0.0.1:{port}", started=started)
+    finally:
+        server.shutdown()
+        stop_embedded(started)
+        from leadflow.extensions import db
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(live):
+    """The live app with empty tables; the queues are drained after the test."""
+    from leadflow.extensions import db
+    with live.app.app_context():
+        tables = ", ".join(t.name for t in db.metadata.sorted_tables)
+        db.session.execute(db.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        db.session.commit()
+        db.session.remove()
+    yield live.app
+    live.drain()
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield
+        from leadflow.extensions import db
+        db.session.remove()
+
+
+class Api:
+    """A JSON API client for one user, over real HTTP with a bearer token."""
+
+    def __init__(self, base_url: str, token: str):
+        self.base_url = base_url
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Bearer {token}"
+
+    def get(self, path, **kw):
+        return self.session.get(self.base_url + path, timeout=10, **kw)
+
+    def post(self, path, **kw):
+        return self.session.post(self.base_url + path, timeout=30, **kw)
+
+    def upload(self, path_or_bytes, filename=None, **form):
+        data = path_or_bytes if isinstance(path_or_bytes, bytes) else open(path_or_bytes, "rb").read()
+        name = filename or (os.path.basename(path_or_bytes) if not isinstance(path_or_bytes, bytes) else "file.pdf")
+        return self.post("/api/documents/upload", files={"file": (name, data)}, data=form)
+
+    def document(self, document_id):
+        return self.get(f"/api/documents/{document_id}").json()
+
+    def wait_for_status(self, document_id, statuses, timeout=20.0):
+        statuses = {statuses} if isinstance(statuses, str) else set(statuses)
+        return wait_until(lambda: (d := self.document(document_id))["status"] in statuses and d,
+                          timeout=timeout, message=f"document {document_id} to reach {statuses}")
+
+
+@pytest.fixture
+def world(app, live):
+    """Two brokerages, each with an advisor, an admin and a client in a workspace; a platform admin.
+
+    Each person comes with `.user_id`, `.email`, `.password` and `.api` (bearer-token client)."""
+    from leadflow.billing import service as billing
+    from leadflow.extensions import db
+    from leadflow.models import Brokerage, User, Workspace, WorkspaceMember
+    from leadflow.web.auth import create_token
+
+    password = "correct horse battery"
+    people = {}
+    with app.app_context():
+        def person(key, email, name, role, brokerage_id):
+            user = User(email=email, name=name, role=role, brokerage_id=brokerage_id)
+            user.set_password(password)
+            db.session.add(user)
+            db.session.flush()
+            people[key] = SimpleNamespace(user_id=user.id, email=email, password=password, name=name,
+                                          api=None, user=user)
+            return user
+
+        ns = SimpleNamespace()
+        for tag, name in (("a", "Alpha Hypotheken"), ("b", "Beta Baufinanz")):
+            brokerage = Brokerage(name=name)
+            db.session.add(brokerage)
+            db.session.flush()
+            billing.grant(brokerage.id, 1000)
+            person(f"advisor_{tag}", f"advisor@{tag}.example", f"Advisor {tag.upper()}", "advisor", brokerage.id)
+            person(f"admin_{tag}", f"admin@{tag}.example", f"Admin {tag.upper()}", "brokerage_admin", brokerage.id)
+            client = person(f"client_{tag}", f"client@{tag}.example", f"Client {tag.upper()}", "client", brokerage.id)
+            workspace = Workspace(brokerage_id=brokerage.id, name=f"Case of client {tag}")
+            db.session.add(workspace)
+            db.session.flush()
+            db.session.add(WorkspaceMember(workspace_id=workspace.id, user_id=client.id))
+            setattr(ns, f"brokerage_{tag}", brokerage.id)
+            setattr(ns, f"workspace_{tag}", workspace.id)
+        person("platform_admin", "review@platform.example", "Pat Platform", "platform_admin", None)
+        db.session.commit()
+        for key, p in people.items():
+            p.api = Api(live.url, create_token(db.session.get(User, p.user_id)))
+            p.user = None
+            setattr(ns, key, p)
+        db.session.remove()
+    ns.url = live.url
+    return ns

@@ -1,0 +1,30 @@
+"""A PostgreSQL database of its own for this test run, migrated with Alembic, dropped at the end.
+
+Skips on a developer machine without PostgreSQL; fails in CI, where it must be there.
+"""
+import os
+import uuid
+
+import psycopg
+import pytest
+
+ADMIN_URL = os.environ.get("TEST_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    name = f"leadflow_test_{uuid.uuid4().hex[:10]}"
+    try:
+        admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"PostgreSQL is required in CI and is not reachable: {exc}")
+        pytest.skip(f"no PostgreSQL reachable: {exc}")
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    base = ADMIN_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}".replace("postgresql://", "postgresql+psycopg://", 1)
+    finally:
+        with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
