@@ -1,0 +1,40 @@
+# LeadFlow. `make run` serves the product on this machine; `make test` runs the whole suite.
+# Both set up everything they need first (virtual environment, Debian packages).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+FLASK := $(VENV)/bin/flask --app app
+PORT ?= 5000
+HOST ?= 127.0.0.1
+
+.PHONY: run test system-run system-test services clean
+
+$(VENV)/.runtime: requirements.txt requirements-extractor.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+system-run:
+	scripts/install-system-packages.sh run
+
+system-test:
+	scripts/install-system-packages.sh test
+
+services:
+	scripts/ensure-services.sh
+
+run: $(VENV)/.runtime system-run
+	$(FLASK) db upgrade
+	$(FLASK) leadflow demo
+	$(FLASK) leadflow serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.dev system-test services
+	$(PY) -m pytest -q -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache
