@@ -60,6 +60,7 @@ def load() -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url,
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "REDIS_URL": redis_url,
+        "REALTIME_CHANNEL": os.environ.get("REALTIME_CHANNEL", "leadflow:events:document_status"),
         # The in-process worker and scheduler run by default only in the embedded mode;
         # distributed installs run `dramatiq tasks` and `python -m tasks.scheduler`.
         "EMBEDDED_WORKER": _bool("EMBEDDED_WORKER", redis_url is None),

@@ -18,5 +18,5 @@ def app():
     with _lock:
         if _app is None:
             from leadflow.factory import create_app
-            _app = create_app()
+            _app = create_app(listen=False)
         return _app

@@ -1,7 +1,8 @@
-"""A PostgreSQL database of its own for this test run, migrated with Alembic, dropped at the end.
+"""PostgreSQL databases of their own for this test run, dropped at the end.
 
 Skips on a developer machine without PostgreSQL; fails in CI, where it must be there.
 """
+import contextlib
 import os
 import uuid
 
@@ -11,9 +12,10 @@ import pytest
 ADMIN_URL = os.environ.get("TEST_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-@pytest.fixture(scope="session")
-def pg_url():
-    name = f"leadflow_test_{uuid.uuid4().hex[:10]}"
+@contextlib.contextmanager
+def fresh_database(label: str):
+    """Create an empty database; yield its SQLAlchemy URL; drop it afterwards."""
+    name = f"leadflow_{label}_{uuid.uuid4().hex[:10]}"
     try:
         admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=3)
     except psycopg.OperationalError as exc:
@@ -28,3 +30,9 @@ def pg_url():
     finally:
         with psycopg.connect(ADMIN_URL, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def pg_url():
+    with fresh_database("test") as url:
+        yield url
