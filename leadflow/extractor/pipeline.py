@@ -11,12 +11,17 @@ log = logging.getLogger(__name__)
 
 COMPLETED, FAILED = "job.completed", "job.failed"
 MODES = ("first", "reprocess", "customise")
+STRUCTURED_CONFIDENCE = 0.99
 
 
 def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -> dict:
     """The callback `data` of a completed job; raise ExtractionError when there is none."""
     reading = read_document(data)
-    document_type, confidence = classifier.classify(reading.text)
+    if reading.structured:
+        # A camt.053 or MT940 file says what it is by its format; no guessing from words.
+        document_type, confidence = reading.structured["document_type"], STRUCTURED_CONFIDENCE
+    else:
+        document_type, confidence = classifier.classify(reading.text)
     fields, field_schemas = extract_fields(document_type, reading)
     if mode == "customise" and output_spec and isinstance(output_spec.get("fields"), list):
         fields, field_schemas = select_fields(fields, field_schemas, output_spec["fields"])

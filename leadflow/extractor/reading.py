@@ -33,6 +33,8 @@ class Reading:
     format: str
     pages: list[Page]
     attachments: dict[str, bytes] = field(default_factory=dict)
+    # Documents that arrive as data (camt.053, MT940) bring their type and fields with them.
+    structured: dict | None = None
 
     @property
     def text(self) -> str:
@@ -46,7 +48,20 @@ def read_document(data: bytes) -> Reading:
         return read_pdf(data)
     if fmt in (sniff.PNG, sniff.JPEG):
         return read_image(data, fmt)
-    raise UnsupportedType("the file is not a PDF, PNG or JPEG (judged by its first bytes)")
+    if fmt in (sniff.CAMT053, sniff.MT940):
+        return read_statement_data(data, fmt)
+    raise UnsupportedType("the file is not a PDF, PNG, JPEG, camt.053 or MT940 statement (judged by its first bytes)")
+
+
+def read_statement_data(data: bytes, fmt: str) -> Reading:
+    from leadflow.extractor import statements  # the statement readers import field helpers
+    reader = statements.read_camt053 if fmt == sniff.CAMT053 else statements.read_mt940
+    fields, rendering, count = reader(data)
+    # One "page" per statement in the file: billing counts pages, and each statement is one.
+    pages = [Page(number=1, text=rendering, method="xml")]
+    pages += [Page(number=n, text="", method="xml") for n in range(2, count + 1)]
+    return Reading(format=fmt, pages=pages,
+                   structured={"document_type": "bank_statement", "fields": fields})
 
 
 def read_pdf(data: bytes) -> Reading:

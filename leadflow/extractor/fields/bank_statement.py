@@ -24,6 +24,8 @@ PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\
 
 
 def parse(reading) -> dict:
+    if reading.structured:  # camt.053 / MT940: the bank's own data, not a rendering of it
+        return reading.structured["fields"]
     return parse_fields(reading.text)
 
 
