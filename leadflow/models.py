@@ -1,19 +1,19 @@
 """The tables. Status columns are written only by leadflow.services.transitions."""
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime
 
 from flask_login import UserMixin
 from sqlalchemy import CheckConstraint, Index, UniqueConstraint
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from leadflow import clock
 from leadflow.domain.audience import Role, Viewer
 from leadflow.domain.lifecycle import Status
 from leadflow.extensions import db
 
 
 def utcnow() -> datetime:
-    # Naive UTC everywhere: SQLite keeps no zone, and comparisons must agree on both engines.
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return clock.now()
 
 
 def new_id() -> str:

@@ -95,8 +95,10 @@ def live(pg_url, tmp_path_factory):
 
 @pytest.fixture
 def app(live):
-    """The live app with empty tables; the queues are drained after the test."""
+    """The live app with empty tables and the real clock; the queues are drained after the test."""
+    from leadflow import clock
     from leadflow.extensions import db
+    clock.reset()
     with live.app.app_context():
         tables = ", ".join(t.name for t in db.metadata.sorted_tables)
         db.session.execute(db.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
@@ -104,6 +106,7 @@ def app(live):
         db.session.remove()
     yield live.app
     live.drain()
+    clock.reset()
 
 
 @pytest.fixture
