@@ -2,6 +2,7 @@
 import io
 import logging
 import re
+import struct
 import warnings
 from dataclasses import dataclass, field
 
@@ -124,7 +125,7 @@ def open_image(data: bytes) -> Image.Image:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise TooLarge(f"the image is too large: {exc}") from exc
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, struct_error()) as exc:
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, struct.error) as exc:
         raise Unreadable(f"the image is damaged or truncated: {exc}") from exc
 
 
@@ -184,8 +185,3 @@ def _attachments(reader: PdfReader) -> dict[str, bytes]:
         return {name: blobs[0] for name, blobs in reader.attachments.items() if blobs}
     except (PyPdfError, ValueError, TypeError, KeyError, AttributeError):
         return {}
-
-
-def struct_error():
-    import struct
-    return struct.error

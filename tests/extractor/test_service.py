@@ -1,13 +1,17 @@
 """The extractor over real HTTP: submissions, callbacks, failures and the job resource."""
 import io
 import struct
+import threading
+import time
 import uuid
 import zlib
 
 import pytest
 import requests
 
-from tests.extractor.conftest import API_KEY, requires_tesseract, sample
+from leadflow.extractor.faults import Faults
+from leadflow.extractor.service import start_in_thread
+from tests.extractor.conftest import API_KEY, SECRET, WAIT_SECONDS, requires_tesseract, sample
 
 AUTH = {"Authorization": f"Bearer {API_KEY}"}
 
@@ -221,4 +225,42 @@ def test_customise_returns_only_the_requested_fields(extractor, receiver):
     data = body["data"]
     assert list(data["content"]["fields"]) == ["net", "no_such_field"]
     assert list(data["schema"]["properties"]["fields"]["properties"]) == ["net", "no_such_field"]
-    assert data["content"]["fields"]["no_such_field"] is None
+    assert data["content"]["fields"] == {"net": "3394.72", "no_such_field": None}
+
+
+def test_fault_injection_duplicates_a_delivery_under_the_same_webhook_id(receiver):
+    running = start_in_thread(API_KEY, SECRET, faults=Faults(duplicate=1.0, seed=1))
+    try:
+        job_id, _ = submit(running, receiver,
+                           receiver.add("f.pdf", sample("invoices/invoice2data_saeco.pdf").read_bytes()))
+        twice = receiver.wait_for(lambda cbs: len([c for c in cbs if c["body"]["job_id"] == job_id]) >= 2 and
+                                  [c for c in cbs if c["body"]["job_id"] == job_id])
+        assert twice[0]["webhook_id"] == twice[1]["webhook_id"]
+    finally:
+        running.stop()
+
+
+def test_fault_injection_can_drop_a_callback_yet_the_job_resource_has_the_result(receiver):
+    running = start_in_thread(API_KEY, SECRET, faults=Faults(drop=1.0))
+    try:
+        job_id, _ = submit(running, receiver,
+                           receiver.add("d.pdf", sample("invoices/invoice2data_saeco.pdf").read_bytes()))
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            job = requests.get(f"{running.url}/jobs/{job_id}", headers=AUTH, timeout=5).json()
+            if job["status"] == "completed":
+                break
+            threading.Event().wait(0.05)  # polling the resource under test, bounded by the deadline
+        assert job["status"] == "completed" and job["data"]["document_type"] == "invoice"
+        assert receiver.callbacks_for(job_id) == []
+    finally:
+        running.stop()
+
+
+def test_fault_injection_can_refuse_submissions(receiver):
+    running = start_in_thread(API_KEY, SECRET, faults=Faults(fail_submit=1.0))
+    try:
+        _, response = submit(running, receiver, receiver.add("r.pdf", b"%PDF-"))
+        assert response.status_code == 503
+    finally:
+        running.stop()
