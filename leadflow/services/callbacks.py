@@ -70,13 +70,19 @@ def process(delivery_id: str) -> str:
         return "unknown delivery"
     if delivery.processed_at is not None:
         return f"already processed: {delivery.outcome}"
-    outcome = _apply(delivery)
-    if outcome.startswith("applied"):
-        outbox.commit()
-    else:
-        outbox.rollback()
-        _mark(delivery_id, outcome)
-        outbox.commit()
+    try:
+        outcome = _apply(delivery)
+        if outcome.startswith("applied"):
+            outbox.commit()
+            log.info("delivery %s: %s", delivery_id, outcome)
+            return outcome
+    except IntegrityError:
+        # Another delivery of the same job stored its versions first (unique per job and
+        # part): this one has nothing left to add.
+        outcome = "ignored: the job's result was already stored"
+    outbox.rollback()
+    _mark(delivery_id, outcome)
+    outbox.commit()
     log.info("delivery %s: %s", delivery_id, outcome)
     return outcome
 

@@ -60,15 +60,25 @@ def verify_document(document_id: str, brokerage_id: int) -> Outcome:
         outbox.rollback()
         return Outcome.SKIPPED_NOT_PENDING
     outbox.commit()
-
-    problem, pages = precheck(document)
-    if problem is not None:
-        code, note = problem
-        transitions.apply(document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
-                          note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
-        outbox.commit()
-        return Outcome.REJECTED
-    return submit(document_id, brokerage_id, mode="first", expected_pages=pages)
+    try:
+        problem, pages = precheck(document)
+        if problem is not None:
+            code, note = problem
+            transitions.apply(document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
+                              note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
+            outbox.commit()
+            return Outcome.REJECTED
+        return submit(document_id, brokerage_id, mode="first", expected_pages=pages)
+    except TransientFailure:
+        raise
+    except Exception as exc:
+        # Hand the claim back so the retried message can claim it again; the stalled sweep
+        # covers the case where even this fails (the database is gone, the process dies).
+        outbox.rollback()
+        if transitions.apply(document_id, Status.PROCESSING, Status.PENDING, action="attempt_failed",
+                             note=f"{type(exc).__name__}: {exc}"[:500]):
+            outbox.commit()
+        raise
 
 
 def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
