@@ -7,13 +7,12 @@ current job), never from what the sender claims.
 """
 import json
 import logging
-from datetime import date
 
 from flask import current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from leadflow import outbox, scoping
+from leadflow import clock, outbox, scoping
 from leadflow.domain.events import DeliveryReceived, ReservationDue
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Applicant, Extraction, Note, verify
@@ -125,7 +124,7 @@ def _apply_result(delivery, job, document, data) -> str:
 
     owner = db.session.get(User, document.owner_id)
     verdict = verify(Extraction(document_type, confidence, content, pages), document.kind,
-                     Applicant(name=owner.name if owner else None), date.today())
+                     Applicant(name=owner.name if owner else None), clock.now().date())
     moved = transitions.apply(
         document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
         note=f"job {job.id}: {document_type} ({confidence:.2f}), {pages} pages",

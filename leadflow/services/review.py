@@ -1,10 +1,9 @@
 """A person decides a document the system could not classify (ACTION_REQUIRED)."""
 import json
-from datetime import date
 
 from sqlalchemy import select
 
-from leadflow import outbox
+from leadflow import clock, outbox
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import DOCUMENT_TYPES, Applicant, Note, verify_type
 from leadflow.errors import Conflict, InvalidInput
@@ -32,7 +31,7 @@ def decide(admin: User, document_id: str, *, document_type: str | None = None,
                                   actor_id=admin.id, note=f"decided: {document_type}", document_type=document_type)
         if moved:
             owner = db.session.get(User, document.owner_id)
-            verdict = verify_type(document_type, _current_content(document.id), Applicant(owner.name), date.today())
+            verdict = verify_type(document_type, _current_content(document.id), Applicant(owner.name), clock.now().date())
             transitions.apply(document.id, Status.PROCESSING, verdict.status, action="verified_after_decision",
                               actor_id=admin.id, verification_notes=verdict.notes_as_dicts(),
                               rejection_code=verdict.rejection_code.value if verdict.rejection_code else None)
