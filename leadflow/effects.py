@@ -20,8 +20,10 @@ def publish_status(event: DocumentStatusChanged) -> None:
 
 def enqueue_verification(event: VerificationRequested) -> None:
     import tasks
-    jobs.send_once(tasks.verify_document, jobs.verification_key(event.document_id),
-                   event.document_id, event.brokerage_id)
+    key = jobs.verification_key(event.document_id)
+    if event.take_over:
+        jobs.dedup().release(key)
+    jobs.send_once(tasks.verify_document, key, event.document_id, event.brokerage_id)
 
 
 def enqueue_delivery(event: DeliveryReceived) -> None:

@@ -76,7 +76,7 @@ def sweep_stalled(now: datetime, batch: int) -> int:
     for document_id, brokerage_id in rows:
         if transitions.apply(document_id, Status.PROCESSING, Status.PENDING, action="stalled_reset",
                              note=f"stuck in PROCESSING since before {threshold:%Y-%m-%d %H:%M:%S} UTC; retrying"):
-            outbox.record(VerificationRequested(document_id, brokerage_id))
+            outbox.record(VerificationRequested(document_id, brokerage_id, take_over=True))
             reset += 1
     outbox.commit()
     return reset

@@ -21,6 +21,9 @@ class DocumentStatusChanged:
 class VerificationRequested:
     document_id: str
     brokerage_id: int
+    # A sweep that found the document abandoned (stalled) knows the message holding its
+    # dedup key is dead: the key is taken over instead of waiting for it to expire.
+    take_over: bool = False
 
 
 @dataclass(frozen=True)

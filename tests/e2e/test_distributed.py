@@ -4,8 +4,12 @@ import base64
 import os
 import re
 import secrets
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -29,9 +33,16 @@ class Stack:
         self.processes = {}
 
     def start(self, name, args, env=None):
-        log = open(self.tmp / f"{name}.log", "wb")
+        log = open(self.tmp / f"{name}.log", "ab")
+        # Its own process group: `dramatiq` forks its workers, and a signal must reach them all.
         self.processes[name] = subprocess.Popen(args, cwd=ROOT, env={**self.env, **(env or {})},
-                                                stdout=log, stderr=subprocess.STDOUT)
+                                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def signal(self, name, signum):
+        os.killpg(self.processes[name].pid, signum)
+
+    def start_worker(self, name="worker", env=None):
+        self.start(name, [str(BIN / "dramatiq"), "tasks", "--processes", "1", "--threads", "2"], env=env)
 
     def flask(self, *args, env=None) -> str:
         result = subprocess.run([str(BIN / "flask"), "--app", "app", *args], cwd=ROOT,
@@ -42,14 +53,18 @@ class Stack:
     def logs(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text()[-3000:]}" for p in sorted(self.tmp.glob("*.log")))
 
-    def stop(self):
-        for process in self.processes.values():
-            process.terminate()
-        for process in self.processes.values():
+    def stop(self, name=None):
+        names = [name] if name else list(self.processes)
+        for n in names:
+            if self.processes[n].poll() is None:
+                # To the leader only: `dramatiq` passes it on, and a second SIGTERM means "kill now".
+                self.processes[n].terminate()
+        for n in names:
             try:
-                process.wait(timeout=15)
+                self.processes[n].wait(timeout=20)
             except subprocess.TimeoutExpired:
-                process.kill()
+                self.signal(n, signal.SIGKILL)
+                self.processes[n].wait()
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +98,7 @@ def stack(redis_url, s3_endpoint, tmp_path_factory):
         s.start("extractor", [sys.executable, "-m", "leadflow.extractor"])
         s.start("web", [str(BIN / "gunicorn"), "-w", "2", "-k", "gthread", "--threads", "8",
                         "-b", f"127.0.0.1:{web_port}", "app:app"])
-        s.start("worker", [str(BIN / "dramatiq"), "tasks", "--processes", "1", "--threads", "2"])
+        s.start_worker()
         s.url = f"http://127.0.0.1:{web_port}"
         try:
             wait_until(lambda: _answers(s.url + "/healthz"), timeout=30, message="the web process")
@@ -173,3 +188,103 @@ def test_with_redis_down_an_upload_still_answers_201_and_the_pending_sweep_finis
     assert "pending: 1" in out
     assert client.wait_for_status(document_id, {"VERIFIED", "REJECTED", "ACTION_REQUIRED"},
                                   timeout=60)["status"] == "VERIFIED"
+
+
+class Blackhole:
+    """A TCP port that accepts connections and never answers: a hung extraction service."""
+
+    def __init__(self):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.url = f"http://127.0.0.1:{self.server.getsockname()[1]}"
+        self.connections = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                self.connections.append(self.server.accept()[0])
+            except OSError:
+                return
+
+    def close(self):
+        for c in self.connections:
+            c.close()
+        self.server.close()
+
+
+def _status(stack, token, document_id):
+    return Api(stack.url, token).document(document_id)["status"]
+
+
+def test_a_worker_killed_mid_job_leaves_a_document_the_stalled_sweep_finishes(stack):
+    blackhole = Blackhole()
+    stack.stop("worker")
+    stack.start_worker("worker-hung", env={"EXTRACTION_URL": blackhole.url, "EXTRACTION_TIMEOUT_SECONDS": "300"})
+    token = stack.flask("leadflow", "create-token", "priya@client.example").strip()
+    try:
+        created = Api(stack.url, token).upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf",
+                                               kind="bank_statement")
+        document_id = created.json()["id"]
+        wait_until(lambda: _status(stack, token, document_id) == "PROCESSING" and blackhole.connections,
+                   timeout=30, message="the worker to hang in its call to the extraction service")
+        stack.signal("worker-hung", signal.SIGKILL)
+        stack.processes["worker-hung"].wait(timeout=10)
+    finally:
+        blackhole.close()
+        stack.start_worker()
+    assert _status(stack, token, document_id) == "PROCESSING", "nothing finished it behind our back"
+
+    out = stack.flask("leadflow", "sweep", "stalled", env={"STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": "0"})
+    assert "stalled: 1" in out
+    assert Api(stack.url, token).wait_for_status(document_id, {"VERIFIED", "REJECTED", "ACTION_REQUIRED"},
+                                                 timeout=60)["status"] == "VERIFIED"
+    history = Api(stack.url, token).get(f"/api/documents/{document_id}/history").json()["history"]
+    assert "stalled_reset" in [e.get("action") for e in history]
+
+
+def test_a_worker_stopped_with_sigterm_finishes_its_message_before_it_exits(stack):
+    slow = SlowProxy(stack.env["EXTRACTION_URL"], delay=3.0)
+    stack.stop("worker")
+    stack.start_worker("worker-slow", env={"EXTRACTION_URL": slow.url})
+    token = stack.flask("leadflow", "create-token", "lucas@client.example").strip()
+    try:
+        created = Api(stack.url, token).upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_02.pdf",
+                                               kind="bank_statement")
+        document_id = created.json()["id"]
+        wait_until(lambda: slow.requests, timeout=30, message="the worker to call the extraction service")
+        stack.processes["worker-slow"].terminate()
+        assert stack.processes["worker-slow"].wait(timeout=30) == 0
+        # It finished the submission it had started: the document is not left in PROCESSING.
+        assert _status(stack, token, document_id) in {"EXTRACTING", "VERIFIED"}
+    finally:
+        slow.close()
+        stack.start_worker()
+    assert Api(stack.url, token).wait_for_status(document_id, "VERIFIED", timeout=60)
+
+
+class SlowProxy:
+    """Forwards to the extraction service after a delay: a slow network in front of it."""
+
+    def __init__(self, target, delay):
+        from werkzeug.serving import make_server
+        from werkzeug.wrappers import Request, Response
+        self.requests = []
+
+        @Request.application
+        def forward(request):
+            self.requests.append(request.path)
+            time.sleep(delay)
+            upstream = requests.request(request.method, target + request.full_path.rstrip("?"),
+                                        data=request.get_data(), headers={k: v for k, v in request.headers
+                                                                          if k.lower() != "host"}, timeout=30)
+            return Response(upstream.content, upstream.status_code,
+                            content_type=upstream.headers.get("Content-Type"))
+
+        self.server = make_server("127.0.0.1", 0, forward, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
