@@ -104,3 +104,8 @@ def _label(document_type: str, language: str) -> str:
 
 # Per-type rules: (fields, applicant, today) -> iterable of Notes, empty when the document passes.
 RULES: dict = {}
+
+# Registered last: the rule modules import Note and Applicant from this module.
+from leadflow.domain.verification.rules import RULES as _TYPE_RULES  # noqa: E402
+
+RULES.update(_TYPE_RULES)
