@@ -7,7 +7,7 @@ FLASK := $(VENV)/bin/flask --app app
 PORT ?= 5000
 HOST ?= 127.0.0.1
 
-.PHONY: run test system-run system-test services clean
+.PHONY: run test eval-extraction system-run system-test services clean
 
 $(VENV)/.runtime: requirements.txt requirements-extractor.txt
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ run: $(VENV)/.runtime system-run
 
 test: $(VENV)/.dev system-test services
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# Classification and field accuracy, seconds per page, on every file in ../shared/samples.
+eval-extraction: $(VENV)/.runtime system-run
+	$(PY) bench/eval_extraction.py
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -1,0 +1,478 @@
+"""Measured accuracy of the extractor on /work/shared/samples: classification, fields, seconds per page.
+
+Runs the extractor's own functions in-process (read_document, classify, extract_fields: the
+steps of leadflow.extractor.pipeline.extract), one file after another on one core, and prints
+Markdown tables: per document type, per field, per rendering; then reference figures from the
+samples' own projects (PassportEye's MRZ scores, the mrz package's check-digit strings,
+invoice2data's, stan's and genkgo/camt's expected results, AWS Textract's reading of the
+receipts).
+
+    .venv/bin/python bench/eval_extraction.py [--only SUBSTRING] [--misses]
+
+How a field is compared (each expected field counts once, per file):
+  amounts      as decimals: "262.9", 262.9 and "262.90" are equal
+  lists        (salary_credits) as multisets of decimals
+  years, ints  as integers: 2025 and "2025" are equal
+  dates        as ISO strings (the extractor already writes ISO; no tolerance)
+  IBANs        without spaces, upper case
+  text         Unicode NFKC, case-folded, whitespace collapsed, outer punctuation dropped
+  booleans     equal
+A field the extractor left null counts as a miss. "End to end" reads the fields of the type
+the classifier chose (what LeadFlow receives); "type given" reads the fields of the expected
+type from the same reading (what the field parsers can do once the type is right).
+"""
+import argparse
+import json
+import re
+import sys
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from leadflow.extractor import classify as classifier  # noqa: E402
+from leadflow.extractor import mrz as mrz_module  # noqa: E402
+from leadflow.extractor.errors import ExtractionError  # noqa: E402
+from leadflow.extractor.fields import extract_fields  # noqa: E402
+from leadflow.extractor.pipeline import STRUCTURED_CONFIDENCE  # noqa: E402
+from leadflow.extractor.reading import read_document  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "samples"
+
+AMOUNTS = {"gross", "net", "payout", "opening_balance", "closing_balance", "taxable_income", "income_tax",
+           "solidarity_surcharge", "gross_wages", "wage_tax", "annual_salary", "total", "tax"}
+INTEGERS = {"tax_year", "year", "tax_class"}
+SIDECARS = (".expected.json", "_blocks.json", ".expected-qpdf-output.txt", "mrz_test_strings.json", ".md")
+CLEAN_FAILURES = {"unreadable", "too_large", "unsupported_type"}
+
+# invoice2data's expected keys -> LeadFlow's invoice fields (the keys both have).
+INVOICE2DATA_FIELDS = {"issuer": "issuer", "invoice_number": "number", "date": "date", "amount": "total",
+                       "amount_untaxed": "net", "amount_tax": "tax", "currency": "currency"}
+
+# Ground truth that has no sidecar of its own: taken from the source projects' tests as
+# PROVENANCE.md records them (file -> accepted types, expected fields, where it comes from).
+UTOPIA_TD3 = {"document_code": "P", "issuing_country": "UTO", "document_number": "L898902C3", "surname": "ERIKSSON",
+              "given_names": "ANNA MARIA", "nationality": "UTO", "birth_date": "1974-08-12", "sex": "F",
+              "expiry_date": "2012-04-15", "mrz_format": "TD3", "mrz_valid": True}
+UTOPIA_TD2 = {**UTOPIA_TD3, "document_code": "I", "document_number": "D23145890", "mrz_format": "TD2"}
+KNOWN = {
+    "ids/passporteye_passport-td3.jpg": ({"id_document"}, UTOPIA_TD3, "PassportEye tests/mrz_test.py"),
+    "ids/passporteye_passport-td2.jpg": ({"id_document"}, UTOPIA_TD2, "PassportEye tests/mrz_test.py"),
+    "ids/passporteye_100_pass-uto.jpg": ({"id_document"}, {"mrz_valid": True}, "PassportEye valid_score 100"),
+    "ids/passporteye_100_id-che.jpg": ({"id_document"}, {"surname": "VADIS", "given_names": "QUO",
+                                                          "mrz_format": "TD1", "mrz_valid": True},
+                                       "PassportEye valid_score 100; PROVENANCE"),
+    "ids/passporteye_100_pass-cze.jpg": ({"id_document"}, {"surname": "SPECIMEN", "given_names": "VZOR",
+                                                           "document_number": "99003853", "mrz_format": "TD3",
+                                                           "mrz_valid": True}, "PassportEye valid_score 100"),
+    "ids/passporteye_98_pass-nld.jpg": ({"id_document"}, {"surname": "MEULENDIJK", "given_names": "LOES ALBERTINE"},
+                                        "PROVENANCE"),
+    "ids/passporteye_53_id-d.jpg": ({"id_document"}, {"document_code": "ID", "issuing_country": "D",
+                                                      "surname": "MUSTERMANN", "given_names": "ERIKA",
+                                                      "mrz_format": "TD1"}, "PROVENANCE"),
+    "ids/mrzpkg_passports_ICAO_Example.png": ({"id_document"}, UTOPIA_TD3, "PROVENANCE (ICAO 9303 example)"),
+    "ids/mrzpkg_other_TD2_ICAO_Example.png": ({"id_document"}, UTOPIA_TD2, "mrz tests/td2_chk_01.py"),
+    "ids/mrzpkg_resident_cards_Germany.png": ({"residence_permit"}, {
+        "document_code": "AR", "issuing_country": "D", "document_number": "Y701001V5", "surname": "SINGH",
+        "given_names": "JASIN ALI", "mrz_format": "TD1"}, "PROVENANCE"),
+    "ids/mrzpkg_visas_Germany.png": ({"residence_permit"}, {
+        "document_code": "VB", "issuing_country": "D", "document_number": "D09174053", "surname": "DEDIC",
+        "given_names": "SIDNAN", "birth_date": "1982-01-13", "expiry_date": "1997-08-01", "sex": "M"},
+        "mrz tests/mrvb_chk_03.py"),
+    # The checker example expects this zone to fail; passing means mrz_valid is not true.
+    "ids/mrzpkg_id_cards_Malta_BAD.png": ({"id_document"}, {"mrz_valid": False}, "mrz examples/id_card_bad"),
+    "invoices/mustang_EN16931_Einfach.pdf": ({"invoice"}, {
+        "issuer": "Lieferant GmbH", "number": "471102", "date": "2024-11-15", "total": "529.87", "net": "473.00",
+        "tax": "56.87", "currency": "EUR"}, "mustangproject ZF2ZInvoiceImporterTest / factur-x.xml"),
+    "invoices/mustang_MustangBeispiel20221026.pdf": ({"invoice"}, {
+        "number": "RE1001", "date": "2022-10-26", "total": "963.11", "net": "809.34", "tax": "153.77",
+        "currency": "EUR"}, "mustangproject ZF2Test"),
+    "bank-statements/stan_PB_KAZ_KtoNr_9999999999_06-04-2017_1200.expected.mt940.sta": (
+        {"bank_statement"}, {"iban": "DE31200100209999999999", "opening_balance": "2853.82"},
+        "the file itself (stan's exporter fixture; its booking amounts are a known quirk)"),
+}
+# A hotel "payment receipt" that invoice2data reads as an invoice: either type is right.
+ALSO_ACCEPTED = {"invoices/invoice2data_oyo.pdf": {"receipt"}, "invoices/invoice2data_oyo.png": {"receipt"}}
+PASSPORTEYE_SCORE = re.compile(r"passporteye_(\d+)_")
+# Where the mrz package's verdict is about more than check digits (read in its test files).
+MRZ_VERDICT_REASONS = {
+    "tests/mrva_chk_02.py": "built with check_expiry=True; the zone expired in 1996, its check digits pass",
+    "tests/mrvb_chk_02.py": "BOS is no ICAO country code; the package checks codes, the extractor only digits",
+}
+
+
+@dataclass
+class Truth:
+    types: set[str]
+    fields: dict
+    source: str
+    expect_failure: bool = False  # malformed: a clean refusal (or "unknown") is the right answer
+
+
+@dataclass
+class Result:
+    path: str
+    truth: Truth
+    seconds: float = 0.0
+    pages: int = 0
+    rendering: str = "-"
+    document_type: str | None = None
+    confidence: float = 0.0
+    fields: dict = field(default_factory=dict)
+    fields_type_given: dict = field(default_factory=dict)
+    error: str | None = None  # an ExtractionError code, or "crash: <exception>"
+    text: str = ""
+
+
+# --- ground truth --------------------------------------------------------------------------
+
+def documents() -> list[Path]:
+    return sorted(p for p in SAMPLES.rglob("*") if p.is_file() and not p.name.endswith(SIDECARS))
+
+
+def truth_for(path: Path) -> Truth | None:
+    relative = path.relative_to(SAMPLES).as_posix()
+    category = relative.split("/")[0]
+    if relative in KNOWN:
+        types, fields, source = KNOWN[relative]
+        return Truth(set(types), dict(fields), source)
+    sidecar = path.with_name(path.stem + ".expected.json")
+    if path.name.startswith("synthetic_") and sidecar.exists():
+        expected = json.loads(sidecar.read_text())
+        return Truth({expected["document_type"]}, expected["fields"], "synthdocs sidecar")
+    if path.name.startswith("invoice2data_"):
+        base = re.sub(r"\.(pdf|png)$", "", path.name)
+        expected = json.loads((path.parent / f"{base}.expected.json").read_text())[0]
+        fields = {ours: expected[theirs] for theirs, ours in INVOICE2DATA_FIELDS.items() if theirs in expected}
+        return Truth({"invoice"} | ALSO_ACCEPTED.get(relative, set()), fields, "invoice2data tests/compare")
+    if path.name.startswith("softmatic_"):
+        m = re.search(r"_(\d{2})(\d{2})(\d{4})_\d+_(\d+)(?:_B)?\.jpg$", path.name)
+        day, month, year, cents = m.groups()
+        return Truth({"receipt"}, {"date": f"{year}-{month}-{day}", "total": f"{int(cents) / 100:.2f}",
+                                   "currency": "EUR"}, "softmatic file name")
+    if path.name.startswith("stan_") and path.suffix == ".pdf":
+        stan = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+        return Truth({"bank_statement"}, {
+            "iban": stan["accountId"], "holder": "Petra Pfiffig", "period_start": stan["fromDate"],
+            "period_end": stan["toDate"], "opening_balance": stan["balanceOld"], "closing_balance": stan["balanceNew"],
+            "salary_credits": [b["amount"] for b in stan["bookings"] if b.get("category") == "Gehalt"]},
+            "stan JSON exporter fixture")
+    if path.name.startswith("genkgo-camt_") and category == "bank-statements":
+        record = json.loads(path.with_name(path.stem + ".expected.json").read_text())["getEntries"][0]["getRecord"]
+        balances = {b["getType"]: b["getAmount"]["getAmount"] for b in record["getBalances"]}
+        account = record["getAccount"]
+        return Truth({"bank_statement"}, {
+            "iban": (account.get("getIban") or {}).get("getIban") or account.get("getIdentification"),
+            "period_start": record["getFromDate"]["0"][:10], "period_end": record["getToDate"]["0"][:10],
+            "opening_balance": Decimal(balances["opening"]) / 100, "closing_balance": Decimal(balances["closing"]) / 100},
+            "genkgo/camt JSON snapshot")
+    if category == "malformed":
+        return Truth(set(), {}, "malformed corpus", expect_failure=True)
+    return None
+
+
+# --- running -------------------------------------------------------------------------------
+
+def run(path: Path, truth: Truth) -> Result:
+    result = Result(path.relative_to(SAMPLES).as_posix(), truth)
+    data = path.read_bytes()
+    started = time.perf_counter()
+    try:
+        reading = read_document(data)
+        if reading.structured:
+            document_type, confidence = reading.structured["document_type"], STRUCTURED_CONFIDENCE
+        else:
+            document_type, confidence = classifier.classify(reading.text)
+        fields, _ = extract_fields(document_type, reading)
+        result.seconds = time.perf_counter() - started
+    except ExtractionError as exc:
+        result.seconds = time.perf_counter() - started
+        result.error = exc.code
+        return result
+    except Exception as exc:  # noqa: BLE001 - the eval reports a crash instead of stopping
+        result.seconds = time.perf_counter() - started
+        result.error = f"crash: {type(exc).__name__}: {str(exc)[:80]}"
+        return result
+    result.pages = len(reading.pages)
+    methods = {page.method for page in reading.pages}
+    result.rendering = "xml" if "xml" in methods else "ocr" if "ocr" in methods else "text"
+    result.document_type, result.confidence, result.fields = document_type, confidence, fields
+    result.text = reading.text
+    expected_type = next(iter(sorted(truth.types)), None)
+    result.fields_type_given = (fields if document_type in truth.types
+                                else extract_fields(expected_type, reading)[0] if expected_type else {})
+    return result
+
+
+# --- comparing -----------------------------------------------------------------------------
+
+def normalise(name: str, value):
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, list):
+        return sorted(Counter(_decimal(v) for v in value).items(), key=str)
+    if name in AMOUNTS:
+        return _decimal(value)
+    if name in INTEGERS:
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            return str(value)
+    if name == "iban":
+        return re.sub(r"\s", "", str(value)).upper()
+    text = unicodedata.normalize("NFKC", str(value)).casefold()
+    return re.sub(r"\s+", " ", text).strip(" .,;:-")
+
+
+def _decimal(value):
+    try:
+        return Decimal(str(value)).normalize()
+    except InvalidOperation:
+        return str(value)
+
+
+def field_hits(expected: dict, got: dict) -> dict[str, bool]:
+    """For each expected field with a value: did the extractor produce the same value?"""
+    return {name: normalise(name, got.get(name)) == normalise(name, value)
+            for name, value in expected.items() if value is not None and value != []}
+
+
+# --- reporting -----------------------------------------------------------------------------
+
+def pct(right: int, total: int) -> str:
+    return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "-"
+
+
+def report(results: list[Result], show_misses: bool) -> None:
+    typed = [r for r in results if not r.truth.expect_failure]
+    by_type = defaultdict(list)
+    for r in typed:
+        by_type[sorted(r.truth.types)[0]].append(r)
+
+    print("## Per document type\n")
+    print("| type | files | pages | classified right | to a person (unknown) | wrong type | refused | "
+          "fields, end to end | fields, type given | s/page text | s/page OCR |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = Counter()
+    for kind in sorted(by_type):
+        rows = by_type[kind]
+        right = sum(r.document_type in r.truth.types for r in rows)
+        unknown = sum(r.document_type == classifier.UNKNOWN for r in rows)
+        refused = sum(r.error is not None for r in rows)
+        wrong = len(rows) - right - unknown - refused
+        e2e = [hit for r in rows for hit in field_hits(r.truth.fields, r.fields).values()]
+        given = [hit for r in rows for hit in field_hits(r.truth.fields, r.fields_type_given).values()]
+        pages = sum(r.pages for r in rows)
+        print(f"| {kind} | {len(rows)} | {pages} | {pct(right, len(rows))} | {unknown} | {wrong} | {refused} | "
+              f"{pct(sum(e2e), len(e2e))} | {pct(sum(given), len(given))} | {_spp(rows, 'text', 'xml')} | "
+              f"{_spp(rows, 'ocr')} |")
+        totals.update(files=len(rows), pages=pages, right=right, unknown=unknown, wrong=wrong, refused=refused,
+                      e2e=sum(e2e), e2e_n=len(e2e), given=sum(given), given_n=len(given))
+    print(f"| **all** | {totals['files']} | {totals['pages']} | {pct(totals['right'], totals['files'])} | "
+          f"{totals['unknown']} | {totals['wrong']} | {totals['refused']} | {pct(totals['e2e'], totals['e2e_n'])} | "
+          f"{pct(totals['given'], totals['given_n'])} | {_spp(typed, 'text', 'xml')} | {_spp(typed, 'ocr')} |\n")
+
+    print("## Per rendering (synthetic documents: the same content as text PDF, scanned PDF and page JPEGs)\n")
+    print("| rendering | files | classified right | fields, end to end | s/page |")
+    print("|---|---|---|---|---|")
+    for label, test in (("text PDF", lambda n: n.endswith(".pdf") and "_scan" not in n),
+                        ("scanned PDF", lambda n: n.endswith("_scan.pdf")),
+                        ("page JPEG", lambda n: "_scan_p" in n)):
+        rows = [r for r in typed if r.path.split("/")[-1].startswith("synthetic_") and test(r.path)]
+        hits = [hit for r in rows for hit in field_hits(r.truth.fields, r.fields).values()]
+        right = sum(r.document_type in r.truth.types for r in rows)
+        print(f"| {label} | {len(rows)} | {pct(right, len(rows))} | {pct(sum(hits), len(hits))} | "
+              f"{_spp(rows, 'text', 'ocr', 'xml')} |")
+    print()
+
+    print("## Per field (end to end; misses by file)\n")
+    print("| type.field | right | missed in |")
+    print("|---|---|---|")
+    per_field = defaultdict(lambda: [0, 0, []])
+    for r in typed:
+        for name, hit in field_hits(r.truth.fields, r.fields).items():
+            entry = per_field[(sorted(r.truth.types)[0], name)]
+            entry[0] += hit
+            entry[1] += 1
+            if not hit:
+                entry[2].append(_short(r.path))
+    for (kind, name), (right, total, missed) in sorted(per_field.items()):
+        print(f"| {kind}.{name} | {pct(right, total)} | {', '.join(missed) or '-'} |")
+    print()
+
+    malformed = [r for r in results if r.truth.expect_failure]
+    if malformed:
+        print("## Malformed files (a clean refusal, or a read that ends as `unknown` for a person, is right)\n")
+        print("| file | outcome | handled | seconds |")
+        print("|---|---|---|---|")
+        for r in malformed:
+            outcome = r.error or f"read: {r.document_type} ({r.confidence:.2f}), {r.pages} pages"
+            handled = r.error in CLEAN_FAILURES or (r.error is None and r.document_type == classifier.UNKNOWN)
+            print(f"| {_short(r.path)} | {outcome} | {'yes' if handled else '**no**'} | {r.seconds:.2f} |")
+        print()
+
+    if show_misses:
+        print("## Every miss\n")
+        print("| file | type (got) | field | expected | got |")
+        print("|---|---|---|---|---|")
+        for r in typed:
+            for name, hit in field_hits(r.truth.fields, r.fields).items():
+                if not hit:
+                    print(f"| {_short(r.path)} | {r.document_type or r.error} | {name} | {r.truth.fields[name]} | "
+                          f"{r.fields.get(name)} |")
+        print()
+
+
+def reference_figures(results: list[Result]) -> None:
+    print("## Reference figures from the samples' own projects\n")
+    by_path = {r.path: r for r in results}
+
+    print("### PassportEye and mrz-package images: MRZ reading\n")
+    print("| image | reference | ours: zone found | format | check digits passed | name read |")
+    print("|---|---|---|---|---|---|")
+    found = valid = total = 0
+    for path, r in sorted(by_path.items()):
+        if not path.startswith("ids/") or not path.endswith((".jpg", ".png")):
+            continue
+        total += 1
+        score = PASSPORTEYE_SCORE.search(path)
+        reference = (f"PassportEye valid_score {score.group(1)}" if score
+                     else "PassportEye test: valid_score 100" if "passporteye" in path
+                     else "mrz checker: invalid" if "BAD" in path else "mrz package example")
+        zone = mrz_module.find_mrz(r.text) if r.text else None
+        if zone:
+            found += 1
+            valid += zone.valid
+            passed = f"{sum(zone.checks.values())}/{len(zone.checks)}"
+            print(f"| {_short(path)} | {reference} | yes | {zone.format} | {passed} | "
+                  f"{zone.surname} / {zone.given_names} |")
+        else:
+            print(f"| {_short(path)} | {reference} | no | - | - | - |")
+    print(f"\nZone found on {found}/{total} images; all check digits passed on {valid}/{total} "
+          "(Malta_BAD is meant to fail).\n")
+
+    strings = SAMPLES / "ids" / "mrzpkg_mrz_test_strings.json"
+    if strings.exists():
+        _mrz_strings(json.loads(strings.read_text())["items"])
+
+    rows = [r for p, r in by_path.items() if p.startswith("invoices/invoice2data_")]
+    hits = [hit for r in rows for hit in field_hits(r.truth.fields, r.fields).values()]
+    print(f"### invoice2data expected results\n\nFields shared with LeadFlow's invoice fields "
+          f"({', '.join(INVOICE2DATA_FIELDS)}), over {len(rows)} files (PDFs and the two PNG renderings): "
+          f"{pct(sum(hits), len(hits))} equal. invoice2data's `issuer` is its template's label, not always "
+          "the printed name.\n")
+    for r in rows:
+        misses = [f"{n} (expected {r.truth.fields[n]!r}, got {r.fields.get(n)!r})"
+                  for n, hit in field_hits(r.truth.fields, r.fields).items() if not hit]
+        print(f"- {_short(r.path)}: {r.document_type}; misses: {'; '.join(misses) or 'none'}")
+    print()
+
+    for prefix, label in (("bank-statements/stan_", "stan (Postbank PDF, JSON exporter fixture)"),
+                          ("bank-statements/genkgo-camt_", "genkgo/camt (camt.053 parse snapshots)")):
+        rows = [r for p, r in by_path.items() if p.startswith(prefix)]
+        hits = [hit for r in rows for hit in field_hits(r.truth.fields, r.fields).values()]
+        if rows:
+            print(f"- {label}: {pct(sum(hits), len(hits))} fields equal over {len(rows)} files")
+    print()
+
+    receipts = [r for p, r in by_path.items() if p.startswith("receipts/")]
+    if receipts:
+        print("### Softmatic receipts: our OCR against AWS Textract's reading\n")
+        print("| receipt | Textract words also in our OCR | our OCR characters |")
+        print("|---|---|---|")
+        for r in receipts:
+            blocks = json.loads((SAMPLES / r.path.replace(".jpg", "_blocks.json")).read_text())
+            theirs = Counter(w for b in blocks if b.get("BlockType") == "LINE" for w in _words(b.get("Text", "")))
+            ours = Counter(_words(r.text))
+            common = sum((theirs & ours).values())
+            print(f"| {_short(r.path)} | {pct(common, sum(theirs.values()))} | {len(r.text)} |")
+        print()
+
+
+def _mrz_strings(items: list[dict]) -> None:
+    parsed = agree = asserted = fields_right = fields_total = 0
+    disagreements = []
+    for item in items:
+        zone = mrz_module.find_mrz(item["mrz"])
+        parsed += zone is not None
+        for check in item.get("validity_asserts_in_file") or []:
+            expr = check["expr"]
+            if "check_expiry=True" in expr:
+                continue  # an expiry policy, not check digits; LeadFlow's rules judge expiry
+            expect = not ("is False" in expr or check["assert"] == "assertFalse")
+            asserted += 1
+            ours = bool(zone and zone.valid)
+            agree += ours == expect
+            if ours != expect:
+                reason = MRZ_VERDICT_REASONS.get(item["source_path"], "unexplained")
+                disagreements.append(f"{item['source_path']}: theirs {expect}, ours {ours}: {reason}")
+        expected = item.get("expected_fields_in_file") or {}
+        if expected and zone:
+            pairs = {"surname": zone.surname, "name": zone.given_names, "country": zone.issuing_country,
+                     "nationality": zone.nationality, "sex": zone.sex, "document_type": zone.document_code,
+                     "document_number": zone.document_number,
+                     "birth_date": _yymmdd(zone.birth_date), "expiry_date": _yymmdd(zone.expiry_date)}
+            for key, ours in pairs.items():
+                if key in expected:
+                    fields_total += 1
+                    fields_right += (ours or "") == expected[key]
+    print(f"### mrz package check-digit strings ({len(items)} zones from its tests and examples)\n")
+    print(f"- parsed as TD1/TD2/TD3/MRV: {pct(parsed, len(items))}")
+    print(f"- validity agrees with the package's asserts: {pct(agree, asserted)}"
+          + (f" (differs: {'; '.join(disagreements)})" if disagreements else ""))
+    print(f"- fields equal to the package's expected fields: {pct(fields_right, fields_total)}\n")
+
+
+def _yymmdd(iso: str | None) -> str | None:
+    return date.fromisoformat(iso).strftime("%y%m%d") if iso else None
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()) if len(w) >= 2]
+
+
+def _spp(rows: list[Result], *renderings: str) -> str:
+    chosen = [r for r in rows if r.rendering in renderings and r.pages]
+    pages = sum(r.pages for r in chosen)
+    return f"{sum(r.seconds for r in chosen) / pages:.2f}" if pages else "-"
+
+
+def _short(path: str) -> str:
+    return path.split("/")[-1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="evaluate only files whose path contains this")
+    parser.add_argument("--misses", action="store_true", help="list every missed field")
+    args = parser.parse_args()
+    if not SAMPLES.is_dir():
+        sys.exit(f"no samples at {SAMPLES}")
+    results = []
+    started = time.perf_counter()
+    for path in documents():
+        if args.only and args.only not in path.as_posix():
+            continue
+        truth = truth_for(path)
+        if truth is None:
+            print(f"(no ground truth, skipped: {path.relative_to(SAMPLES)})", file=sys.stderr)
+            continue
+        result = run(path, truth)
+        results.append(result)
+        print(f"{result.seconds:6.2f}s  {result.path}: {result.document_type or result.error}", file=sys.stderr)
+    print(f"# Extraction accuracy on {SAMPLES} ({date.today().isoformat()}, "
+          f"{len(results)} files, {time.perf_counter() - started:.0f} s)\n")
+    report(results, args.misses)
+    reference_figures(results)
+
+
+if __name__ == "__main__":
+    main()
