@@ -18,6 +18,12 @@ def shift(delta: timedelta) -> None:
     _offset += delta
 
 
+def travel_to(moment: datetime) -> None:
+    """Make it (about) `moment` now: tests pin the date that date-dependent rules see."""
+    global _offset
+    _offset = moment - datetime.now(timezone.utc).replace(tzinfo=None)
+
+
 def reset() -> None:
     global _offset
     _offset = timedelta(0)

@@ -155,6 +155,9 @@ class ExtractionJob(db.Model):
     mode = db.Column(db.String(20), nullable=False)   # first | reprocess | customise
     status = db.Column(db.String(20), nullable=False, default="created")
     output_spec = db.Column(db.JSON)
+    # A reprocess or customisation starts from a finished document: the status to return to
+    # when it fails (or, for a customisation, when it completes: the verdict stands).
+    resume_status = db.Column(db.String(20))
     requested_by_id = db.Column(db.Integer, db.ForeignKey("users.id"))
     submit_attempts = db.Column(db.Integer, nullable=False, default=0)
     pages_reported = db.Column(db.Integer)

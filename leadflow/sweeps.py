@@ -157,7 +157,10 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
     db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id, ExtractionJob.status == "accepted")
                        .values(status="failed", finished_at=utcnow(), last_error="deadline passed"))
     billing.release(job_id)
-    if earlier < current_app.config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] and job.mode == "first":
+    if job.mode != "first" and job.resume_status:
+        transitions.apply(document_id, Status.EXTRACTING, Status(job.resume_status), action="deadline_passed",
+                          note=f"{job.mode} job {job_id} did not report back in time; the earlier result stands")
+    elif earlier < current_app.config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] and job.mode == "first":
         if transitions.apply(document_id, Status.EXTRACTING, Status.PENDING, action="deadline_passed",
                              note=f"job {job_id} did not report back in time; submitting again"):
             outbox.record(VerificationRequested(document_id, document.brokerage_id))

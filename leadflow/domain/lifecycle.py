@@ -40,6 +40,8 @@ ALLOWED = frozenset({
     (Status.VERIFIED, Status.EXTRACTING),       # an advisor asked for a reprocess or customisation
     (Status.REJECTED, Status.EXTRACTING),
     (Status.ACTION_REQUIRED, Status.EXTRACTING),
+    (Status.VERIFIED, Status.REJECTED),         # a correction or revert re-verified
+    (Status.REJECTED, Status.VERIFIED),         # a correction or revert re-verified
 })
 
 

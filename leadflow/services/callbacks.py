@@ -122,15 +122,22 @@ def _apply_result(delivery, job, document, data) -> str:
         keys[part] = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/{job.id}.json"
         adapters().storage.put(keys[part], json.dumps(body, ensure_ascii=False).encode(), "application/json")
 
-    owner = db.session.get(User, document.owner_id)
-    verdict = verify(Extraction(document_type, confidence, content, pages), document.kind,
-                     Applicant(name=owner.name if owner else None), clock.now().date())
-    moved = transitions.apply(
-        document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
-        note=f"job {job.id}: {document_type} ({confidence:.2f}), {pages} pages",
-        document_type=document_type, confidence=confidence, page_count=pages,
-        verification_notes=verdict.notes_as_dicts(),
-        rejection_code=verdict.rejection_code.value if verdict.rejection_code else None)
+    if job.mode == "customise":
+        # A new shape of the same data: the verdict stands, the document goes back where it was.
+        target = Status(job.resume_status or Status.VERIFIED)
+        moved = transitions.apply(document.id, Status.EXTRACTING, target, action="extraction_completed",
+                                  note=f"job {job.id}: customised output, {pages} pages")
+    else:
+        owner = db.session.get(User, document.owner_id)
+        verdict = verify(Extraction(document_type, confidence, content, pages), document.kind,
+                         Applicant(name=owner.name if owner else None), clock.now().date())
+        target = verdict.status
+        moved = transitions.apply(
+            document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
+            note=f"job {job.id}: {document_type} ({confidence:.2f}), {pages} pages",
+            document_type=document_type, confidence=confidence, page_count=pages,
+            verification_notes=verdict.notes_as_dicts(),
+            rejection_code=verdict.rejection_code.value if verdict.rejection_code else None)
     if not moved:
         return "ignored: document moved on meanwhile"
     for part in ("content", "schema"):
@@ -140,14 +147,27 @@ def _apply_result(delivery, job, document, data) -> str:
             cause=cause if previous else "generated", actor_id=job.requested_by_id, job_id=job.id,
             replaces_id=previous.id if previous else None, storage_key=keys[part]))
     _finish_job(job.id, "completed", pages=pages)
-    _mark(delivery.id, f"applied: {verdict.status}")
+    _mark(delivery.id, f"applied: {target}")
     outbox.record(ReservationDue(job_id=job.id, pages=pages))
-    return f"applied: {verdict.status}"
+    return f"applied: {target}"
 
 
 def _apply_failure(delivery, job, document, error) -> str:
     code = str(error.get("code") or "failed")
     message = str(error.get("message") or "extraction failed")[:300]
+    if job.mode != "first" and job.resume_status:
+        # A rerun that failed leaves the earlier result standing.
+        note = Note("rerun_failed", f"The {job.mode} request failed ({code}); the earlier result stands.",
+                    f"Die erneute Verarbeitung ist fehlgeschlagen ({code}); das frühere Ergebnis gilt weiter.")
+        moved = transitions.apply(document.id, Status.EXTRACTING, Status(job.resume_status),
+                                  action="extraction_failed", note=f"job {job.id}: {code}: {message}",
+                                  verification_notes=[*(document.verification_notes or []), note.as_dict()])
+        if not moved:
+            return "ignored: document moved on meanwhile"
+        _finish_job(job.id, "failed", error=f"{code}: {message}")
+        _mark(delivery.id, f"applied: {job.mode} failed ({code})")
+        outbox.record(ReservationDue(job_id=job.id, pages=None))
+        return f"applied: {job.mode} failed ({code})"
     if code in ("unreadable", "too_large", "unsupported_type"):
         rejection = {"unreadable": RejectionCode.UNREADABLE, "too_large": RejectionCode.FILE_TOO_LARGE,
                      "unsupported_type": RejectionCode.UNSUPPORTED_FILE}[code]

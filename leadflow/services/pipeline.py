@@ -18,6 +18,7 @@ from leadflow.domain import filetypes
 from leadflow.domain.events import ReservationDue
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Note
+from leadflow.errors import Conflict, Unavailable
 from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionUnavailable
 from leadflow.models import Document, ExtractionJob, utcnow
@@ -84,11 +85,16 @@ def verify_document(document_id: str, brokerage_id: int) -> Outcome:
 def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
            output_spec: dict | None = None, actor_id: int | None = None,
            source: Status = Status.PROCESSING) -> Outcome:
-    """Create (or reuse) the document's extraction job, reserve credits, hand it to the service."""
+    """Create (or reuse) the document's extraction job, reserve credits, hand it to the service.
+
+    A first extraction runs inside a worker: failures go back to PENDING and are retried. A
+    reprocess or customisation is a person's request: a failure leaves the document as it
+    was and raises, so the person is told at once."""
     job = _current_unaccepted_job(document_id, mode)
     if job is None:
         job = ExtractionJob(document_id=document_id, brokerage_id=brokerage_id, mode=mode,
-                            output_spec=output_spec, requested_by_id=actor_id)
+                            output_spec=output_spec, requested_by_id=actor_id,
+                            resume_status=source.value if mode != "first" else None)
         db.session.add(job)
         db.session.flush()
         db.session.execute(update(Document).where(Document.id == document_id)
@@ -97,6 +103,9 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
         billing.reserve(brokerage_id, job.id, max(expected_pages, 1))
     except ledger.InsufficientCredits as exc:
         outbox.rollback()
+        if mode != "first":
+            raise Conflict("Your brokerage has no extraction credits left for this; ask its admin to add some.",
+                           code="insufficient_credits") from exc
         note = Note("waiting_for_credits",
                     "Waiting for extraction credits: your brokerage has been told.",
                     "Wartet auf Extraktionsguthaben: Ihr Maklerbüro wurde informiert.")
@@ -116,15 +125,21 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
             callback_url=config["PUBLIC_BASE_URL"] + "/api/extraction/callbacks",
             mode=mode, output_spec=output_spec)
     except ExtractionUnavailable as exc:
+        if mode != "first":
+            _fail_job(job.id, str(exc))
+            outbox.commit()
+            raise Unavailable("The document reader is not available just now; nothing changed. "
+                              "Please try again in a few minutes.") from exc
         return _submission_failed(job.id, document_id, source, str(exc))
 
     now = utcnow()
     db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job.id).values(
         status="accepted", accepted_at=now, submit_attempts=ExtractionJob.submit_attempts + 1,
         deadline_at=now + timedelta(seconds=config["EXTRACTION_DEADLINE_SECONDS"])))
+    # A customisation keeps the verdict (its notes) while the new shape is made.
+    cleared = {} if mode == "customise" else {"verification_notes": [], "rejection_code": None}
     moved = transitions.apply(document_id, source, Status.EXTRACTING, action="extraction_started",
-                              actor_id=actor_id, note=f"job {job.id} ({mode})", verification_notes=[],
-                              rejection_code=None)
+                              actor_id=actor_id, note=f"job {job.id} ({mode})", **cleared)
     if not moved:
         # Someone moved the document while we submitted; the job's callback will be stale.
         log.warning("document %s left %s during submission of job %s", document_id, source, job.id)

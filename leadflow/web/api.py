@@ -1,7 +1,6 @@
 """The JSON API: the same use cases the pages call, for integrations and tests."""
 import base64
 import binascii
-import json
 from datetime import datetime
 
 from flask import Blueprint, current_app, jsonify, request
@@ -16,6 +15,7 @@ from leadflow.errors import Forbidden, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, StatusLogEntry
 from leadflow.services import documents, review
+from leadflow.services import versions as version_service
 from leadflow.wiring import adapters
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -126,6 +126,31 @@ def versions(document_id):
                               "created_at": _iso(v.created_at)} for v in rows])
 
 
+@bp.post("/documents/<document_id>/reprocess")
+@login_required
+def reprocess(document_id):
+    return jsonify(document_json(version_service.reprocess(current_user, document_id))), 202
+
+
+@bp.post("/documents/<document_id>/customise")
+@login_required
+def customise(document_id):
+    document = version_service.customise(current_user, document_id, _json_body().get("output_spec"))
+    return jsonify(document_json(document)), 202
+
+
+@bp.post("/documents/<document_id>/corrections")
+@login_required
+def corrections(document_id):
+    return jsonify(document_json(version_service.correct(current_user, document_id, _json_body().get("changes"))))
+
+
+@bp.post("/documents/<document_id>/revert")
+@login_required
+def revert(document_id):
+    return jsonify(document_json(version_service.revert(current_user, document_id)))
+
+
 @bp.post("/documents/<document_id>/shares")
 @login_required
 def share(document_id):
@@ -176,13 +201,8 @@ def document_json(document: Document) -> dict:
 
 def _version_body(document_id: str, part: str):
     document = documents.get_visible(current_user, document_id)
-    query = select(DocumentVersion).where(DocumentVersion.document_id == document.id, DocumentVersion.part == part)
-    if request.args.get("version"):
-        query = query.where(DocumentVersion.number == _int_arg("version"))
-    version = db.session.scalar(query.order_by(DocumentVersion.number.desc()).limit(1))
-    if version is None:
-        raise NotFound(f"This document has no {part} yet.")
-    body = json.loads(adapters().storage.get(version.storage_key))
+    number = _int_arg("version") if request.args.get("version") else None
+    version, body = version_service.version_body(document, part, number)
     return jsonify(version=version.number, cause=version.cause, **{part: body})
 
 

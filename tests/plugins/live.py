@@ -5,6 +5,7 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from types import SimpleNamespace
 
 import pytest
@@ -32,6 +33,11 @@ def wait_until(predicate, timeout: float = 15.0, interval: float = 0.05, message
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {message}")
         time.sleep(interval)
+
+
+# The synthetic samples were made "as of" 2026-11-15 (see their .expected.json): date rules
+# (a payslip at most 3 months old...) are judged on that day, not on whatever day CI runs.
+TODAY = datetime(2026, 11, 15, 12, 0, 0)
 
 
 @dataclass
@@ -95,10 +101,10 @@ def live(pg_url, tmp_path_factory):
 
 @pytest.fixture
 def app(live):
-    """The live app with empty tables and the real clock; the queues are drained after the test."""
+    """The live app with empty tables and the clock on TODAY; the queues are drained after the test."""
     from leadflow import clock
     from leadflow.extensions import db
-    clock.reset()
+    clock.travel_to(TODAY)
     with live.app.app_context():
         tables = ", ".join(t.name for t in db.metadata.sorted_tables)
         db.session.execute(db.text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))

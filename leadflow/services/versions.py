@@ -1,0 +1,157 @@
+"""An advisor's work on a document's data: reprocess, customise, correct, revert.
+
+Content and schema are versioned separately; each version names its cause, who, when and
+the version it replaces. Storage is written before the row that points at it.
+"""
+import copy
+import json
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from leadflow import clock, outbox
+from leadflow.domain.events import DocumentStatusChanged
+from leadflow.domain.lifecycle import SETTLED, Status
+from leadflow.domain.verification import Applicant, verify_type
+from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
+from leadflow.extensions import db
+from leadflow.models import AuditEntry, Document, DocumentVersion, User
+from leadflow.services import documents, pipeline, transitions
+from leadflow.wiring import adapters
+
+MAX_CHANGES = 100
+
+
+def reprocess(user: User, document_id: str) -> Document:
+    """Extract the document again; the result becomes a new `reprocessed` version."""
+    document = _editable(user, document_id)
+    pipeline.submit(document.id, document.brokerage_id, mode="reprocess", expected_pages=document.page_count or 1,
+                    actor_id=user.id, source=Status(document.status))
+    return _reloaded(document)
+
+
+def customise(user: User, document_id: str, output_spec) -> Document:
+    """Ask for the data in another shape (`{"fields": [...]}`); it becomes a `customised` version."""
+    if not isinstance(output_spec, dict) or not isinstance(output_spec.get("fields"), list) \
+            or not output_spec["fields"] or not all(isinstance(f, str) and f for f in output_spec["fields"]):
+        raise InvalidInput('output_spec must be {"fields": ["name", ...]} with at least one field name.')
+    document = _editable(user, document_id)
+    pipeline.submit(document.id, document.brokerage_id, mode="customise", expected_pages=document.page_count or 1,
+                    output_spec={"fields": output_spec["fields"][:MAX_CHANGES]}, actor_id=user.id,
+                    source=Status(document.status))
+    return _reloaded(document)
+
+
+def correct(user: User, document_id: str, changes) -> Document:
+    """Set fields by hand (`{"field": value}`); a `corrected` version, verified again."""
+    if not isinstance(changes, dict) or not changes or len(changes) > MAX_CHANGES:
+        raise InvalidInput('changes must be an object of field names to values, e.g. {"net": "2100.00"}.')
+    document = _editable(user, document_id)
+    current = _latest(document.id, "content")
+    if current is None:
+        raise Conflict("This document has no extracted data to correct yet.")
+    content = json.loads(adapters().storage.get(current.storage_key))
+    updated = copy.deepcopy(content)
+    updated.setdefault("fields", {}).update({str(k): v for k, v in changes.items()})
+    _new_version(document, "content", "corrected", user, updated)
+    _reverify(document, user, updated, action="corrected",
+              note=f"corrected {', '.join(sorted(map(str, changes)))}")
+    _commit_version()
+    return _reloaded(document)
+
+
+def revert(user: User, document_id: str) -> Document:
+    """Back to the original extraction, as new `reverted` versions of content and schema."""
+    document = _editable(user, document_id)
+    originals = {part: _first(document.id, part) for part in ("content", "schema")}
+    if originals["content"] is None:
+        raise Conflict("This document has no extracted data to revert to.")
+    for part, original in originals.items():
+        if original is not None:
+            _new_version(document, part, "reverted", user, storage_key=original.storage_key)
+    content = json.loads(adapters().storage.get(originals["content"].storage_key))
+    _reverify(document, user, content, action="reverted", note="back to the original extraction")
+    _commit_version()
+    return _reloaded(document)
+
+
+def version_body(document: Document, part: str, number: int | None = None) -> tuple[DocumentVersion, dict]:
+    query = select(DocumentVersion).where(DocumentVersion.document_id == document.id, DocumentVersion.part == part)
+    if number is not None:
+        query = query.where(DocumentVersion.number == number)
+    version = db.session.scalar(query.order_by(DocumentVersion.number.desc()).limit(1))
+    if version is None:
+        raise NotFound(f"This document has no {part} {'version ' + str(number) if number else 'yet'}.")
+    return version, json.loads(adapters().storage.get(version.storage_key))
+
+
+def _editable(user: User, document_id: str) -> Document:
+    document = documents.get_visible(user, document_id)
+    if not (user.is_staff or user.is_platform_admin):
+        raise Forbidden("Only the brokerage's advisors can change a document's data.")
+    if document.status not in SETTLED:
+        raise Conflict(f"This document is {document.status}; wait until it is finished.")
+    return document
+
+
+def _new_version(document: Document, part: str, cause: str, user: User, body: dict | None = None,
+                 storage_key: str | None = None) -> DocumentVersion:
+    previous = _latest(document.id, part)
+    number = (previous.number + 1) if previous else 1
+    if storage_key is None:
+        storage_key = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/v{number}-{cause}.json"
+        adapters().storage.put(storage_key, json.dumps(body, ensure_ascii=False).encode(), "application/json")
+    version = DocumentVersion(document_id=document.id, part=part, number=number, cause=cause, actor_id=user.id,
+                              replaces_id=previous.id if previous else None, storage_key=storage_key,
+                              created_at=clock.now())
+    db.session.add(version)
+    return version
+
+
+def _reverify(document: Document, user: User, content: dict, *, action: str, note: str) -> None:
+    """Run the type's rules on the new data; the verdict may change VERIFIED <-> REJECTED."""
+    status = Status(document.status)
+    if status == Status.ACTION_REQUIRED or not document.document_type:
+        db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
+        return
+    owner = db.session.get(User, document.owner_id)
+    verdict = verify_type(document.document_type, content, Applicant(owner.name if owner else None),
+                          clock.now().date())
+    fields = {"verification_notes": verdict.notes_as_dicts(),
+              "rejection_code": verdict.rejection_code.value if verdict.rejection_code else None}
+    if verdict.status == status:
+        db.session.execute(db.update(Document).where(Document.id == document.id).values(
+            updated_at=clock.now(), **fields))
+        db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
+        # Same status, new notes: open pages still re-render the row.
+        outbox.record(DocumentStatusChanged(document.id, document.brokerage_id, status.value, document.title,
+                                            tuple(n["en"] for n in fields["verification_notes"])))
+    elif not transitions.apply(document.id, status, verdict.status, action=action, actor_id=user.id,
+                               note=note, **fields):
+        outbox.rollback()
+        raise Conflict("Someone else changed this document a moment ago; reload and try again.")
+
+
+def _commit_version() -> None:
+    try:
+        outbox.commit()
+    except IntegrityError as exc:
+        # Two people saved a version of the same document at once: the number is taken.
+        outbox.rollback()
+        raise Conflict("Someone else changed this document a moment ago; reload and try again.") from exc
+
+
+def _latest(document_id: str, part: str) -> DocumentVersion | None:
+    return db.session.scalar(select(DocumentVersion).where(
+        DocumentVersion.document_id == document_id, DocumentVersion.part == part)
+        .order_by(DocumentVersion.number.desc()).limit(1))
+
+
+def _first(document_id: str, part: str) -> DocumentVersion | None:
+    return db.session.scalar(select(DocumentVersion).where(
+        DocumentVersion.document_id == document_id, DocumentVersion.part == part, DocumentVersion.number == 1))
+
+
+def _reloaded(document: Document) -> Document:
+    db.session.refresh(document)
+    return document
