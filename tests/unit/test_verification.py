@@ -9,7 +9,7 @@ READABLE = {"text_chars": 900, "fields": {}}
 
 
 def test_a_confident_known_type_matching_the_declared_kind_is_verified():
-    verdict = verify(Extraction("bank_statement", 0.9, READABLE), "bank_statement", Applicant(), TODAY)
+    verdict = verify(Extraction("invoice", 0.9, READABLE), "invoice", Applicant(), TODAY)
     assert verdict.status == Status.VERIFIED
 
 
