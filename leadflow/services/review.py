@@ -4,9 +4,10 @@ import json
 from sqlalchemy import select
 
 from leadflow import clock, outbox
-from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.events import VerificationRequested
+from leadflow.domain.lifecycle import RejectionCode, Status, is_system_failure
 from leadflow.domain.verification import DOCUMENT_TYPES, Applicant, Note, verify_type
-from leadflow.errors import Conflict, InvalidInput
+from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.extensions import db
 from leadflow.models import Document, DocumentVersion, User
 from leadflow.services import documents, transitions
@@ -40,6 +41,25 @@ def decide(admin: User, document_id: str, *, document_type: str | None = None,
     if not moved:
         outbox.rollback()
         raise Conflict("Someone else decided this document a moment ago.")
+    outbox.commit()
+    db.session.refresh(document)
+    return document
+
+
+def retry(user: User, document_id: str) -> Document:
+    """Send a document that failed for system reasons through the pipeline again."""
+    from leadflow.domain.audience import Role
+    if user.role not in (Role.PLATFORM_ADMIN, Role.BROKERAGE_ADMIN):
+        raise Forbidden("Only an admin can retry a failed document.")
+    document = documents.get_visible(user, document_id)
+    if document.status != Status.REJECTED or not is_system_failure(document.rejection_code):
+        raise Conflict("Only a document that failed for system reasons can be retried.")
+    if not transitions.apply(document.id, Status.REJECTED, Status.PENDING, action="retried", actor_id=user.id,
+                             note=f"retry after {document.rejection_code}", rejection_code=None,
+                             verification_notes=[], current_job_id=None):
+        outbox.rollback()
+        raise Conflict("Someone else retried this document a moment ago.")
+    outbox.record(VerificationRequested(document.id, document.brokerage_id, take_over=True))
     outbox.commit()
     db.session.refresh(document)
     return document

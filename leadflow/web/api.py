@@ -169,6 +169,12 @@ def decision(document_id):
     return jsonify(document_json(document))
 
 
+@bp.post("/documents/<document_id>/retry")
+@login_required
+def retry(document_id):
+    return jsonify(document_json(review.retry(current_user, document_id))), 202
+
+
 @bp.get("/credits")
 @login_required
 def credits():

@@ -328,3 +328,17 @@ def _upload_without_enqueue(world, app):
         response = world.client_a.api.upload(PDF, kind="bank_statement")
     assert response.status_code == 201
     return response.json()["id"]
+
+
+def test_an_admin_can_retry_a_system_failure_and_it_finishes(world, app):
+    with extraction_service(app, dead_extractor(app)):
+        document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
+        assert world.client_a.api.wait_for_status(document_id, SETTLED, timeout=30)["rejection_code"] == \
+            "SYSTEM_SUBMISSION_FAILED"
+    assert world.advisor_a.api.post(f"/api/documents/{document_id}/retry").status_code == 403
+    assert world.admin_b.api.post(f"/api/documents/{document_id}/retry").status_code == 404
+    retried = world.admin_a.api.post(f"/api/documents/{document_id}/retry")
+    assert retried.status_code == 202 and retried.json()["status"] == "PENDING"
+    assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
+    again = world.platform_admin.api.post(f"/api/documents/{document_id}/retry")
+    assert again.status_code == 409, "a verdict is not a system failure"
