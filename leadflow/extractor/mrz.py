@@ -67,6 +67,10 @@ def find_mrz(text: str) -> MRZ | None:
 def clean(raw: str) -> str:
     """Undo common OCR slips: spaces inside the zone, '«' for '<<', lower-case letters for '<'."""
     line = raw.strip().replace(" ", "").replace("«", "<<")
+    if "<<" in line:
+        # Fillers read as fillers mark a zone line, which holds only A-Z, 0-9 and '<': OCR's
+        # stray '&', ',' or ':' there is a misread filler too. (Ordinary text has no '<<'.)
+        line = re.sub(r"[^A-Za-z0-9<]", "<", line)
     line = re.sub(r"[a-z]", "<", line)  # an MRZ has no lower case: those are misread fillers
     return line.upper()
 
@@ -94,6 +98,8 @@ def fit(line: str, width: int) -> str:
 
 
 def parse_mrz(lines: list[str], fmt: str) -> MRZ | None:
+    if lines[0][:1] == "1":  # OCR reads the document code I as the digit one (classify.py reads it so too)
+        lines = ["I" + lines[0][1:], *lines[1:]]
     if fmt == "TD1":
         l1, l2, l3 = lines
         number, number_check = l1[5:14], l1[14]
