@@ -77,10 +77,11 @@ def check(fields: dict, applicant: Applicant, today: date, words: Words = ID_DOC
         shown = " ".join(part for part in (fields.get("given_names"), fields.get("surname")) if part)
         notes.append(Note(
             "id_name_mismatch",
-            f"The name on this {words.en} ({shown}) does not match the name in your profile "
-            f"({applicant.name.strip()}). If this is your document, correct the name in your profile; "
-            "otherwise please upload your own.",
-            f"Der Name auf {words.this_de} ({shown}) stimmt nicht mit dem Namen in Ihrem Profil "
-            f"({applicant.name.strip()}) überein. Wenn es Ihr Dokument ist, korrigieren Sie bitte den Namen in Ihrem "
-            f"Profil; andernfalls laden Sie bitte {words.own_de} hoch."))
+            f"The name we read on this {words.en} ({shown}) does not match the name in your profile "
+            f"({applicant.name.strip()}). If we misread it, please upload a sharper photo of the document; if your "
+            "profile name is wrong, correct it; if this is someone else's document, please upload your own.",
+            f"Der Name, den wir auf {words.this_de} gelesen haben ({shown}), stimmt nicht mit dem Namen in Ihrem "
+            f"Profil ({applicant.name.strip()}) überein. Falls wir ihn falsch gelesen haben, laden Sie bitte ein "
+            "schärferes Foto des Dokuments hoch; ist der Name in Ihrem Profil falsch, korrigieren Sie ihn bitte; "
+            f"gehört das Dokument jemand anderem, laden Sie bitte {words.own_de} hoch."))
     return notes
