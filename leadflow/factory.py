@@ -19,7 +19,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"))
+    migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"), include_object=_tracked_by_models)
     sock.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)
@@ -58,6 +58,14 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
         db.session.info.clear()
 
     return app
+
+
+# Made by a migration on PostgreSQL only (a pg_trgm index); not part of the models' metadata.
+_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm"}
+
+
+def _tracked_by_models(obj, name, type_, reflected, compare_to) -> bool:
+    return not (type_ == "index" and name in _MIGRATION_ONLY_INDEXES)
 
 
 def _register_error_pages(app: Flask) -> None:

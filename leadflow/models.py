@@ -90,8 +90,8 @@ class Document(db.Model):
     __tablename__ = "documents"
     id = db.Column(db.String(32), primary_key=True, default=new_id)
     brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False)
-    owner_id = db.Column(db.Integer, db.ForeignKey("users.id"), nullable=False, index=True)
-    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"), index=True)
+    owner_id = db.Column(db.Integer, db.ForeignKey("users.id"), nullable=False)
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"))
     title = db.Column(db.String(300), nullable=False)
     kind = db.Column(db.String(40))                 # what the client said it is
     document_type = db.Column(db.String(40))        # what extraction found (or a person decided)
@@ -118,7 +118,21 @@ class Document(db.Model):
         Index("ix_documents_status_changed", "status", "status_changed_at"),
         Index("ix_documents_brokerage_created", "brokerage_id", "created_at", "id"),
         Index("ix_documents_brokerage_status_created", "brokerage_id", "status", "created_at", "id"),
+        Index("ix_documents_brokerage_type_created", "brokerage_id", "document_type", "created_at", "id"),
+        Index("ix_documents_workspace_created", "workspace_id", "created_at", "id"),
+        Index("ix_documents_owner_created", "owner_id", "created_at", "id"),
     )
+
+
+class DocumentStatusCount(db.Model):
+    """How many of a brokerage's documents are in each status, kept by every status write.
+
+    The dashboard shows counts per status on every page; counting a million rows per page
+    view would not stay fast, so the writers keep the count (see services/transitions.py)."""
+    __tablename__ = "document_status_counts"
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), primary_key=True)
+    status = db.Column(db.String(20), primary_key=True)
+    count = db.Column(db.Integer, nullable=False, default=0)
 
 
 class DocumentShare(db.Model):

@@ -78,7 +78,9 @@ def sweep_stalled(now: datetime, batch: int) -> int:
                              note=f"stuck in PROCESSING since before {threshold:%Y-%m-%d %H:%M:%S} UTC; retrying"):
             outbox.record(VerificationRequested(document_id, brokerage_id, take_over=True))
             reset += 1
-    outbox.commit()
+        # One document per transaction: holding many rows' locks at once invites deadlocks
+        # with workers that finish one of them meanwhile.
+        outbox.commit()
     return reset
 
 

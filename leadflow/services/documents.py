@@ -15,6 +15,7 @@ from leadflow.errors import Forbidden, InvalidInput, NotFound, TooLarge, Unavail
 from leadflow.extensions import db
 from leadflow.models import (AuditEntry, Document, DocumentShare, UploadIntent, User, Workspace,
                              WorkspaceMember, new_id, utcnow)
+from leadflow.services import counts
 from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,7 @@ def _create_pending(document_id, user, brokerage_id, workspace, filename, conten
                         created_at=now, updated_at=now, status_changed_at=now)
     db.session.add(document)
     db.session.flush()  # the audit row refers to it
+    counts.bump(brokerage_id, {Status.PENDING.value: +1})
     if intent is not None:
         db.session.delete(intent)
     db.session.add(AuditEntry(document_id=document_id, actor_id=user.id, action="uploaded",

@@ -3,6 +3,7 @@ from sqlalchemy import func, update
 from sqlalchemy.orm.util import identity_key
 
 from leadflow import outbox
+from leadflow.services import counts
 from leadflow.domain import lifecycle
 from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import Status
@@ -32,6 +33,7 @@ def apply(document_id: str, source: Status, target: Status, *, action: str = "st
     if row is None:
         return False
     _expire_loaded(document_id)
+    counts.bump(row.brokerage_id, {source.value: -1, target.value: +1})
     db.session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
                               from_status=source.value, to_status=target.value, note=note,
                               created_at=now))

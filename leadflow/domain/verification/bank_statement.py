@@ -1,13 +1,12 @@
 """Rules for a bank statement: it covers a recent period and names a valid IBAN.
 
-Recency, precisely: the statement's last day (period_end) lies within the last 42 days,
-today included: `today - 42 days <= period_end <= today`. With today 29 November 2026 a
-statement ending 18 October 2026 is accepted and one ending 17 October 2026 is not. Six
-weeks lets last month's statement count until a few days after the next monthly one is
-issued (banks issue it within about ten days of the month's end), while the account's
-current state stays visible. A period that ends after today cannot be a finished statement.
+Recency, precisely: a German lender asks for the statements of the last three months, so a
+statement counts when its last day (period_end) falls in one of the three calendar months
+before this one, or in this month up to today: `first day of (this month - 3) <= period_end
+<= today`. With today 29 November 2026 a statement ending 1 August 2026 is accepted and one
+ending 31 July 2026 is not. A period that ends after today cannot be a finished statement.
 """
-from datetime import date, timedelta
+from datetime import date
 
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
@@ -15,7 +14,7 @@ from schwifty.exceptions import SchwiftyException
 from leadflow.domain.verification import Applicant, Note
 from leadflow.domain.verification.common import day_words, incomplete, iso_date
 
-MAX_AGE = timedelta(days=42)  # six weeks; see the module docstring
+MONTHS_BACK = 3  # the last three months' statements; see the module docstring
 
 ESSENTIAL = (  # field, English label, German label
     ("iban", "the IBAN", "die IBAN"),
@@ -54,7 +53,8 @@ def iban_is_valid(value: str) -> bool:
 
 
 def oldest_accepted_end(today: date) -> date:
-    return today - MAX_AGE
+    months = today.year * 12 + (today.month - 1) - MONTHS_BACK
+    return date(months // 12, months % 12 + 1, 1)
 
 
 def _recency(period_end: date, today: date) -> list[Note]:
@@ -71,8 +71,8 @@ def _recency(period_end: date, today: date) -> list[Note]:
         oldest_en, oldest_de = day_words(oldest)
         return [Note(
             "bank_statement_too_old",
-            f"This bank statement ends on {end_en}; we need one that ends within the last 6 weeks "
-            f"(on {oldest_en} or later). Please upload your latest bank statement.",
-            f"Dieser Kontoauszug endet am {end_de}; wir benötigen einen, der in den letzten 6 Wochen endet "
-            f"(am {oldest_de} oder später). Bitte laden Sie Ihren aktuellen Kontoauszug hoch.")]
+            f"This bank statement ends on {end_en}; we need the statements of the last three months "
+            f"(ending on {oldest_en} or later). Please upload a more recent bank statement.",
+            f"Dieser Kontoauszug endet am {end_de}; wir benötigen die Kontoauszüge der letzten drei Monate "
+            f"(Ende am {oldest_de} oder später). Bitte laden Sie einen aktuelleren Kontoauszug hoch.")]
     return []
