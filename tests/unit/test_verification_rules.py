@@ -145,9 +145,17 @@ def test_a_malformed_pay_period_counts_as_missing():
 # --- bank statement ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("end, accepted", [
-    (date(2026, 7, 31), False), (date(2026, 8, 1), True), (date(2026, 8, 31), True), (date(2026, 11, 29), True)])
+    (date(2026, 7, 31), False), (date(2026, 8, 1), True), (date(2026, 8, 2), True), (date(2026, 8, 31), True),
+    (date(2026, 11, 29), True)])
 def test_a_bank_statement_must_end_within_the_last_three_months(end, accepted):
     notes = bank_statement.check(with_(STATEMENT, period_end=end.isoformat()), NOBODY, TODAY)
+    assert codes(notes) == ([] if accepted else ["bank_statement_too_old"])
+
+
+@pytest.mark.parametrize("today, accepted", [
+    (date(2026, 10, 30), True), (date(2026, 10, 31), True), (date(2026, 11, 1), False)])
+def test_a_statement_ending_in_july_counts_until_october_ends(today, accepted):
+    notes = bank_statement.check(with_(STATEMENT, period_end="2026-07-31"), NOBODY, today)
     assert codes(notes) == ([] if accepted else ["bank_statement_too_old"])
 
 
