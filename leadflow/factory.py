@@ -15,6 +15,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
                 template_folder="templates", static_folder="static")
     app.config.update(config_module.load())
     app.config.update(overrides or {})
+    app.json.sort_keys = False  # a customised output shape keeps the order it was asked in
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
