@@ -17,7 +17,11 @@ STRUCTURED_CONFIDENCE = 0.99
 def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -> dict:
     """The callback `data` of a completed job; raise ExtractionError when there is none."""
     reading = read_document(data)
-    if reading.structured:
+    decided = (output_spec or {}).get("document_type")
+    if decided in classifier.DOCUMENT_TYPES:
+        # A person has said what the document is: read that type's fields, no guessing.
+        document_type, confidence = decided, 1.0
+    elif reading.structured:
         # A camt.053 or MT940 file says what it is by its format; no guessing from words.
         document_type, confidence = reading.structured["document_type"], STRUCTURED_CONFIDENCE
     else:

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from flask import Flask, jsonify, request
 from werkzeug.serving import make_server
 
+from leadflow.extractor import classify as classifier
 from leadflow.extractor import pipeline
 from leadflow.extractor.config import ExtractorConfig, check_secret
 from leadflow.extractor.delivery import Deliverer, new_delivery_id
@@ -194,6 +195,9 @@ def validate_job(body) -> str | None:
     spec = body.get("output_spec")
     if spec is not None and not isinstance(spec, dict):
         return "output_spec must be an object or null"
+    decided = (spec or {}).get("document_type")
+    if decided is not None and decided not in classifier.DOCUMENT_TYPES:
+        return f"output_spec.document_type must be one of {', '.join(classifier.DOCUMENT_TYPES)}"
     if body["mode"] == "customise":
         names = (spec or {}).get("fields")
         if not isinstance(names, list) or not names or len(names) > 100 or not all(

@@ -128,8 +128,13 @@ def _apply_result(delivery, job, document, data) -> str:
         moved = transitions.apply(document.id, Status.EXTRACTING, target, action="extraction_completed",
                                   note=f"job {job.id}: customised output, {pages} pages")
     else:
+        declared = document.kind
+        decided = (job.output_spec or {}).get("document_type")
+        if decided:
+            # A person decided the type: it stands, whatever the client declared.
+            document_type, confidence, declared = decided, 1.0, None
         owner = db.session.get(User, document.owner_id)
-        verdict = verify(Extraction(document_type, confidence, content, pages), document.kind,
+        verdict = verify(Extraction(document_type, confidence, content, pages), declared,
                          Applicant(name=owner.name if owner else None), clock.now().date())
         target = verdict.status
         moved = transitions.apply(

@@ -1,17 +1,14 @@
-"""A person decides a document the system could not classify (ACTION_REQUIRED)."""
-import json
-
-from sqlalchemy import select
-
-from leadflow import clock, outbox
+"""A person decides what the system could not: the type of an ACTION_REQUIRED document, or
+another try for one that failed for system reasons."""
+from leadflow import outbox
+from leadflow.domain.audience import Role
 from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status, is_system_failure
-from leadflow.domain.verification import DOCUMENT_TYPES, Applicant, Note, verify_type
+from leadflow.domain.verification import DOCUMENT_TYPES, Note
 from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.extensions import db
-from leadflow.models import Document, DocumentVersion, User
-from leadflow.services import documents, transitions
-from leadflow.wiring import adapters
+from leadflow.models import AuditEntry, Document, User
+from leadflow.services import documents, pipeline, transitions
 
 
 def decide(admin: User, document_id: str, *, document_type: str | None = None,
@@ -28,14 +25,15 @@ def decide(admin: User, document_id: str, *, document_type: str | None = None,
                                   rejection_code=RejectionCode.REJECTED_BY_REVIEWER.value,
                                   verification_notes=[note.as_dict()])
     elif document_type in DOCUMENT_TYPES:
-        moved = transitions.apply(document.id, Status.ACTION_REQUIRED, Status.PROCESSING, action="type_decided",
-                                  actor_id=admin.id, note=f"decided: {document_type}", document_type=document_type)
-        if moved:
-            owner = db.session.get(User, document.owner_id)
-            verdict = verify_type(document_type, _current_content(document.id), Applicant(owner.name), clock.now().date())
-            transitions.apply(document.id, Status.PROCESSING, verdict.status, action="verified_after_decision",
-                              actor_id=admin.id, verification_notes=verdict.notes_as_dicts(),
-                              rejection_code=verdict.rejection_code.value if verdict.rejection_code else None)
+        # The first extraction could not tell the type, so it read no fields for one: extract
+        # again as the decided type; the callback then verifies it by that type's rules.
+        db.session.add(AuditEntry(document_id=document.id, actor_id=admin.id, action="type_decided",
+                                  note=f"decided: {document_type}"))
+        pipeline.submit(document.id, document.brokerage_id, mode="reprocess",
+                        expected_pages=document.page_count or 1, output_spec={"document_type": document_type},
+                        actor_id=admin.id, source=Status.ACTION_REQUIRED)
+        db.session.refresh(document)
+        return document
     else:
         raise InvalidInput("Give a document_type from the list, or a reason to reject.")
     if not moved:
@@ -48,7 +46,6 @@ def decide(admin: User, document_id: str, *, document_type: str | None = None,
 
 def retry(user: User, document_id: str) -> Document:
     """Send a document that failed for system reasons through the pipeline again."""
-    from leadflow.domain.audience import Role
     if user.role not in (Role.PLATFORM_ADMIN, Role.BROKERAGE_ADMIN):
         raise Forbidden("Only an admin can retry a failed document.")
     document = documents.get_visible(user, document_id)
@@ -63,12 +60,3 @@ def retry(user: User, document_id: str) -> Document:
     outbox.commit()
     db.session.refresh(document)
     return document
-
-
-def _current_content(document_id: str) -> dict:
-    version = db.session.scalar(select(DocumentVersion).where(
-        DocumentVersion.document_id == document_id, DocumentVersion.part == "content")
-        .order_by(DocumentVersion.number.desc()).limit(1))
-    if version is None:
-        return {}
-    return json.loads(adapters().storage.get(version.storage_key))

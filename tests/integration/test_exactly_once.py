@@ -336,3 +336,33 @@ def test_the_database_refuses_a_negative_balance_and_a_second_reservation_for_a_
             db.session.flush()
         db.session.rollback()
         assert billing.reserve(world.brokerage_a, job_id, 1).job_id == job_id  # idempotent per job
+
+
+def test_a_type_decided_by_a_person_is_extracted_again_as_that_type_and_verified(world, app, live):
+    # A bank statement uploaded as a payslip: the declared kind differs, so a person decides.
+    document_id = world.client_a.api.upload(PDF, kind="payslip").json()["id"]
+    assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "ACTION_REQUIRED"
+    assert world.advisor_a.api.post(f"/api/documents/{document_id}/decision",
+                                    json={"document_type": "bank_statement"}).status_code == 403
+    decided = world.platform_admin.api.post(f"/api/documents/{document_id}/decision",
+                                            json={"document_type": "bank_statement"})
+    assert decided.status_code == 200, decided.text
+    done = world.client_a.api.wait_for_status(document_id, {"VERIFIED", "REJECTED"})
+    assert (done["status"], done["document_type"], done["confidence"]) == ("VERIFIED", "bank_statement", 1.0)
+    content = world.advisor_a.api.get(f"/api/documents/{document_id}/content").json()
+    assert content["content"]["fields"]["iban"] == STATEMENT_FIELDS["iban"]
+    actions = [a[0] for a in audit(app, document_id)]
+    assert actions[-3:] == ["type_decided", "extraction_started", "extraction_completed"]
+    again = world.platform_admin.api.post(f"/api/documents/{document_id}/decision", json={"reject": "no"})
+    assert again.status_code == 409
+
+
+def test_a_reviewer_can_reject_with_a_reason_the_client_reads(world, app, live):
+    document_id = world.client_a.api.upload(PDF, kind="payslip").json()["id"]
+    world.client_a.api.wait_for_status(document_id, "ACTION_REQUIRED")
+    rejected = world.platform_admin.api.post(f"/api/documents/{document_id}/decision",
+                                             json={"reject": "This is a bank statement, not a payslip."})
+    assert rejected.status_code == 200
+    done = world.client_a.api.document(document_id)
+    assert (done["status"], done["rejection_code"]) == ("REJECTED", "REJECTED_BY_REVIEWER")
+    assert done["verification_notes"][0]["en"] == "This is a bank statement, not a payslip."
