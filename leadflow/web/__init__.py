@@ -2,9 +2,12 @@
 
 
 def register_blueprints(app) -> None:
-    from leadflow.web import api, auth, callbacks, files, health, pages, ws
+    from leadflow.web import api, auth, callbacks, dashboard, files, health, pages, portal, review, ws
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(portal.bp)
+    app.register_blueprint(dashboard.bp)
+    app.register_blueprint(review.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(callbacks.bp)
     app.register_blueprint(files.files_bp)

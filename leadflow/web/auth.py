@@ -81,10 +81,10 @@ def roles_required(*roles: Role):
 
 def home_for(user: User) -> str:
     if user.role == Role.CLIENT:
-        return url_for("pages.portal")
+        return url_for("portal.index")
     if user.role == Role.PLATFORM_ADMIN:
-        return url_for("pages.review")
-    return url_for("pages.dashboard")
+        return url_for("review.index")
+    return url_for("dashboard.index")
 
 
 @bp.route("/login", methods=["GET", "POST"])
