@@ -151,7 +151,11 @@ def ledger_check():
 def replay_delivery(delivery_id):
     """Apply a recorded callback delivery again (a no-op where it was applied)."""
     from leadflow.services import callbacks
-    click.echo(callbacks.process(delivery_id))
+    try:
+        click.echo(callbacks.process(delivery_id))
+    except callbacks.DeliveryTooEarly as exc:
+        click.echo(f"not yet: {exc}; try again in a moment")
+        sys.exit(1)
 
 
 @cli.command("serve")

@@ -3,7 +3,9 @@ import hmac
 import logging
 import re
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -41,6 +43,8 @@ class ExtractorService:
         self.senders = ThreadPoolExecutor(4, thread_name_prefix="extractor-callback")
         self._held = None  # (url, body, msg_id) kept back by the reorder fault
         self._held_lock = threading.Lock()
+        self._outstanding: set = set()  # futures of jobs and deliveries not finished yet
+        self._outstanding_lock = threading.Lock()
 
     # -- use cases the HTTP layer calls -------------------------------------------------------
 
@@ -50,11 +54,34 @@ class ExtractorService:
             log.info("job %s submitted again; not run twice", job.job_id)
             return False
         try:
-            self.workers.submit(self._run, job.job_id)
+            self._track(self.workers.submit(self._run, job.job_id))
         except RuntimeError:  # the pool is shut down: forget the job so a resubmission can run it
             self.jobs.remove(job.job_id)
             raise
         return True
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every accepted job has run and its callback has been delivered (or given
+        up); False on timeout. Tests use it so that no callback lands after a test ended."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._outstanding_lock:
+                outstanding = list(self._outstanding)
+            if not outstanding:
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            futures_wait(outstanding, timeout=remaining)
+
+    def _track(self, future) -> None:
+        with self._outstanding_lock:
+            self._outstanding.add(future)
+        future.add_done_callback(self._forget)
+
+    def _forget(self, future) -> None:
+        with self._outstanding_lock:
+            self._outstanding.discard(future)
 
     def backlog_full(self) -> bool:
         return self.jobs.unfinished() >= MAX_BACKLOG
@@ -76,7 +103,7 @@ class ExtractorService:
         self.jobs.finish(job_id, callback_type, data)
         body = {"type": callback_type, "job_id": job_id, "data": data}
         try:
-            self.senders.submit(self._deliver, job.callback_url, body)
+            self._track(self.senders.submit(self._deliver, job.callback_url, body))
         except RuntimeError:
             log.warning("job %s finished during shutdown; its callback was not sent", job_id)
 

@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 CAUSE_BY_MODE = {"first": "generated", "reprocess": "reprocessed", "customise": "customised"}
 
 
+class DeliveryTooEarly(Exception):
+    """A callback arrived before the submission that caused it was committed; retry it."""
+
+
 class Receipt:
     """What the endpoint answers: a fresh delivery, or one we already had."""
 
@@ -98,6 +102,11 @@ def _apply(delivery: CallbackDelivery) -> str:
         return "ignored: stale job (no longer the document's current job)"
     if job.status in ("completed", "failed"):
         return f"ignored: job already {job.status}"
+    if job.status == "created":
+        # The service answered before our record of its accepting the job committed (a fast
+        # extraction): not ours to judge yet. Raising leaves the delivery unprocessed; the
+        # actor retries it, and the deliveries sweep after that.
+        raise DeliveryTooEarly(f"job {job.id} is not recorded as accepted yet")
     if document.status != Status.EXTRACTING:
         return f"ignored: document is {document.status}"
     data = payload.get("data") or {}

@@ -366,3 +366,24 @@ def test_a_reviewer_can_reject_with_a_reason_the_client_reads(world, app, live):
     done = world.client_a.api.document(document_id)
     assert (done["status"], done["rejection_code"]) == ("REJECTED", "REJECTED_BY_REVIEWER")
     assert done["verification_notes"][0]["en"] == "This is a bank statement, not a payslip."
+
+
+def test_a_callback_that_arrives_before_the_submission_is_committed_is_applied_once_it_is(world, app, live):
+    class Instant:
+        """Answers before `submit` even returns: the fastest extractor there can be."""
+
+        def healthy(self):
+            return True
+
+        def submit(self, **kw):
+            answer = post_callback(world, app, completed(kw["job_id"]))
+            assert answer.status_code == 202
+
+        def job(self, job_id):
+            return None
+
+    document_id = _upload_without_enqueue(world, app)
+    with extraction_service(app, Instant()):
+        tasks.verify_document.send(document_id, world.brokerage_a)
+        assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
+    assert [a[0] for a in audit(app, document_id)][-2:] == ["extraction_started", "extraction_completed"]

@@ -47,15 +47,19 @@ class Live:
     started: dict
 
     def drain(self, timeout: float = 20.0) -> None:
-        """Wait until every queue is empty and the worker idle."""
+        """Wait until the extractor has sent every callback, every queue is empty and the
+        worker idle: nothing of this test can land in the next one."""
         import tasks
         broker, worker = tasks.broker, self.started["worker"]
+        extractor = self.started["extractor"].service
         deadline = time.monotonic() + timeout
         while True:
+            if not extractor.wait_idle(max(deadline - time.monotonic(), 0.1)):
+                raise AssertionError("the extractor did not finish its jobs and callbacks")
             for queue in list(broker.queues):
                 broker.join(queue, fail_fast=False, timeout=int(timeout * 1000))
             worker.join()
-            if all(q.unfinished_tasks == 0 for q in broker.queues.values()):
+            if extractor.wait_idle(0) and all(q.unfinished_tasks == 0 for q in broker.queues.values()):
                 return
             if time.monotonic() > deadline:
                 raise AssertionError("queues did not drain")
