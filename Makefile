@@ -40,5 +40,11 @@ test: $(VENV)/.dev system-test services
 eval-extraction: $(VENV)/.runtime system-run
 	$(PY) bench/eval_extraction.py
 
+# Workers SIGKILLed, Redis restarted, a faulty extractor: nothing lost, stuck or done twice.
+# CHAOS_ARGS="--documents 500 --seed 7" raises the scale or replays a run.
+.PHONY: chaos
+chaos: $(VENV)/.dev services
+	$(PY) -m bench.chaos $(CHAOS_ARGS)
+
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -1,0 +1,1 @@
+"""Benchmarks and the chaos run: each starts LeadFlow's distributed mode as processes and prints figures."""

@@ -1,0 +1,382 @@
+"""Starting LeadFlow's distributed mode as separate processes, for the chaos run and the benchmarks.
+
+A `Stack` owns a fresh PostgreSQL database, an S3 server (moto's, as its own process), a Redis
+namespace and realtime channel of its own, and every process it starts. Each process runs in a
+process group of its own, so a SIGKILL takes a `dramatiq` master together with its worker
+children, the way a machine going away would. Leaving the `with` block stops them all, drops
+the database and deletes the namespace's Redis keys; the logs stay when something failed.
+"""
+import base64
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import psycopg
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "samples"
+BIN = Path(sys.executable).parent
+ADMIN_URL = os.environ.get("BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+# What the processes run: a copy taken at the start, so that edits to the tree during a run
+# (other people work in it) never mix two versions of the code in one run.
+CODE = ("app.py", "leadflow", "tasks", "migrations", "templates", "static", "bench")
+SETTLED = ("VERIFIED", "REJECTED", "ACTION_REQUIRED")
+QUEUES = ("document-processing", "callbacks")  # leadflow.jobs.DOCUMENT_QUEUE, CALLBACK_QUEUE
+# The demo's clients (leadflow.cli.DEMO_BROKERAGES): two brokerages, one case each.
+CLIENTS = ("priya@client.example", "lucas@client.example", "chen@client.example")
+BROKERAGES = ("Rhein Hypotheken GmbH", "Isar Baufinanz AG")
+# Text-layer PDFs this small read in tens of milliseconds: the runs exercise the pipeline, not OCR.
+SMALL_PDF_BYTES = 64 * 1024
+KIND_BY_FOLDER = {"payslips": "payslip", "bank-statements": "bank_statement",
+                  "employment-contracts": "employment_contract", "invoices": "invoice", "receipts": "receipt"}
+
+
+def sample_pdfs() -> list[tuple[Path, str]]:
+    """The small, well-formed sample PDFs with the kind a client would pick for each."""
+    found = []
+    for path in sorted(SAMPLES.glob("*/*.pdf")):
+        if path.parent.name == "tax":
+            kind = "wage_tax_certificate" if "wage_tax" in path.name else "tax_assessment"
+        else:
+            kind = KIND_BY_FOLDER.get(path.parent.name)
+        if kind and path.stat().st_size <= SMALL_PDF_BYTES:
+            found.append((path, kind))
+    if not found:
+        raise SystemExit(f"no sample PDFs under {SAMPLES}")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def answers(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=1).status_code < 500
+    except requests.RequestException:
+        return False
+
+
+def wait_until(predicate, timeout: float, message: str, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {message}")
+        time.sleep(interval)
+
+
+class Stack:
+    """PostgreSQL database, S3 server, Redis namespace and LeadFlow processes of one run."""
+
+    def __init__(self, label: str, env: dict | None = None, source: str = "worktree"):
+        self.label = label
+        self.source = source
+        tag = uuid.uuid4().hex[:8]
+        self.namespace = f"leadflow-{label}-{tag}"
+        self.database = f"leadflow_{label}_{tag}"
+        self.database_url = f"{ADMIN_URL.rsplit('/', 1)[0]}/{self.database}"
+        self.dir = Path(tempfile.mkdtemp(prefix=f"leadflow-{label}-"))
+        self.extra_env = env or {}
+        self.processes: dict[str, subprocess.Popen] = {}
+        self.keep_logs = False
+        self.redis = redis.Redis.from_url(REDIS_URL, socket_timeout=5, socket_connect_timeout=2)
+        self._db = None
+        self._db_lock = threading.Lock()
+        self._created = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def __enter__(self) -> "Stack":
+        try:
+            self._up()
+        except BaseException:
+            self.keep_logs = True
+            self.down()
+            raise
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None:
+            self.keep_logs = True
+        self.down()
+
+    def _up(self) -> None:
+        self.code_dir, self.code = snapshot(self.source, self.dir / "code")
+        with psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f'CREATE DATABASE "{self.database}"')
+        self._created = True
+        s3_port, self.web_port, extractor_port = free_port(), free_port(), free_port()
+        self.web_url = f"http://127.0.0.1:{self.web_port}"
+        self.extraction_url = f"http://127.0.0.1:{extractor_port}"
+        no_proxy = ",".join(filter(None, [os.environ.get("NO_PROXY"), "127.0.0.1", "localhost"]))
+        self.env = {
+            **{k: v for k, v in os.environ.items() if k not in ("CI", "AWS_PROFILE", "AWS_DEFAULT_PROFILE")},
+            "PYTHONUNBUFFERED": "1",
+            "NO_PROXY": no_proxy, "no_proxy": no_proxy,
+            "DATABASE_URL": self.database_url,
+            "REDIS_URL": REDIS_URL,
+            "DRAMATIQ_NAMESPACE": self.namespace,
+            "REALTIME_CHANNEL": f"{self.namespace}:events",
+            "S3_BUCKET": self.namespace,
+            "S3_ENDPOINT_URL": f"http://127.0.0.1:{s3_port}",
+            "S3_CREATE_BUCKET": "1",
+            "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+            "AWS_DEFAULT_REGION": "eu-central-1",
+            "EXTRACTION_URL": self.extraction_url,
+            "EXTRACTOR_PORT": str(extractor_port),
+            "EXTRACTION_API_KEY": secrets.token_urlsafe(16),
+            "EXTRACTION_WEBHOOK_SECRET": "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode(),
+            "PUBLIC_BASE_URL": self.web_url,
+            "SECRET_KEY": secrets.token_urlsafe(32),
+            "LEADFLOW_INSTANCE_DIR": str(self.dir / "instance"),
+            "LEADFLOW_DEMO_PASSWORD": secrets.token_urlsafe(12),
+            **self.extra_env,
+        }
+        self.start("s3", [str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(s3_port)])
+        wait_until(lambda: answers(self.env["S3_ENDPOINT_URL"]), 30, "the S3 server")
+
+    def down(self) -> None:
+        for name in reversed(list(self.processes)):
+            self.stop(name)
+        if self._db is not None:
+            self._db.close()
+        if self._created:
+            try:
+                with psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5) as admin:
+                    admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+            except psycopg.Error as exc:
+                print(f"{self.label}: could not drop database {self.database}: {exc}", file=sys.stderr)
+        try:
+            self.delete_redis_keys()
+        except redis.RedisError as exc:
+            print(f"{self.label}: could not delete Redis keys {self.namespace}*: {exc}", file=sys.stderr)
+        if self.keep_logs:
+            print(f"{self.label}: logs kept in {self.dir}", file=sys.stderr)
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def delete_redis_keys(self) -> None:
+        keys = list(self.redis.scan_iter(match=f"{self.namespace}*", count=1000))
+        for i in range(0, len(keys), 500):
+            self.redis.delete(*keys[i:i + 500])
+
+    # -- processes -------------------------------------------------------------------------
+
+    def start(self, name: str, args: list[str], env: dict | None = None) -> subprocess.Popen:
+        log = open(self.dir / f"{name}.log", "ab")
+        process = subprocess.Popen(args, cwd=self.code_dir, env={**self.env, **(env or {})}, stdout=log,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        self.processes[name] = process
+        return process
+
+    def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
+        """Signal the process group (a dramatiq master and its children); wait for the leader."""
+        process = self.processes.pop(name)
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            pass
+        process.wait()
+
+    def stop(self, name: str, timeout: float = 15.0) -> None:
+        process = self.processes.get(name)
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            except ProcessLookupError:
+                pass
+        # Children of a group leader that exited on its own may still be around.
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.processes.pop(name, None)
+
+    def exited(self) -> dict[str, int]:
+        """Processes that ended without being asked to, with their exit codes."""
+        return {name: p.returncode for name, p in self.processes.items() if p.poll() is not None}
+
+    def start_extractor(self, module: str = "leadflow.extractor", env: dict | None = None) -> None:
+        self.start("extractor", [sys.executable, "-m", module], env=env)
+
+    def start_web(self, workers: int = 2, threads: int = 8) -> None:
+        self.start("web", [str(BIN / "gunicorn"), "-w", str(workers), "-k", "gthread", "--threads", str(threads),
+                           "-b", f"127.0.0.1:{self.web_port}", "--access-logfile", "-", "app:app"])
+
+    def start_worker(self, name: str, processes: int = 1, threads: int = 5) -> None:
+        self.start(name, [str(BIN / "dramatiq"), "tasks", "--processes", str(processes), "--threads", str(threads)])
+
+    def start_scheduler(self) -> None:
+        self.start("scheduler", [sys.executable, "-m", "tasks.scheduler"])
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        wait_until(lambda: answers(self.web_url + "/healthz"), timeout, "the web process")
+        wait_until(lambda: answers(self.extraction_url + "/health"), timeout, "the extractor")
+
+    # -- operator commands -------------------------------------------------------------------
+
+    def flask(self, *args: str, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
+        result = subprocess.run([str(BIN / "flask"), "--app", "app", *args], cwd=self.code_dir,
+                                env={**self.env, **(env or {})}, capture_output=True, text=True, timeout=120)
+        if check and result.returncode != 0:
+            raise RuntimeError(f"flask {' '.join(args)} exited {result.returncode}:\n{result.stdout}{result.stderr}")
+        return result
+
+    def prepare(self, credits_per_brokerage: int) -> list[str]:
+        """Migrate, create the demo data, grant credits; return a bearer token per demo client."""
+        self.flask("db", "upgrade")
+        self.flask("leadflow", "demo")
+        for brokerage in BROKERAGES:
+            self.flask("leadflow", "grant-credits", brokerage, str(credits_per_brokerage))
+        return [self.flask("leadflow", "create-token", email).stdout.strip() for email in CLIENTS]
+
+    # -- reading the state ------------------------------------------------------------------
+
+    def sql(self, query: str, params: tuple | dict | None = None) -> list[tuple]:
+        with self._db_lock:
+            if self._db is None or self._db.closed:
+                self._db = psycopg.connect(self.database_url, autocommit=True, connect_timeout=5)
+            return self._db.execute(query, params).fetchall()
+
+    def status_counts(self) -> dict[str, int]:
+        return dict(self.sql("SELECT status, count(*) FROM documents GROUP BY status"))
+
+    def backlog(self) -> int:
+        """Messages enqueued or in flight (not yet acknowledged) on the run's Dramatiq queues."""
+        keys = [f"{self.namespace}:{q}{suffix}.msgs" for q in QUEUES for suffix in ("", ".DQ")]
+        with self.redis.pipeline() as pipe:
+            for key in keys:
+                pipe.hlen(key)
+            return sum(pipe.execute())
+
+    def dead_letters(self) -> int:
+        with self.redis.pipeline() as pipe:
+            for q in QUEUES:
+                pipe.hlen(f"{self.namespace}:{q}.XQ.msgs")
+            return sum(pipe.execute())
+
+
+def snapshot(source: str, target: Path) -> tuple[Path, str]:
+    """Copy the code the processes run into `target`: the working tree as it is now, or a git
+    revision (with the working tree's bench/). Returns the directory and a description."""
+    def git(*args) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+    target.mkdir(parents=True)
+    if source == "worktree":
+        for name in CODE:
+            path = ROOT / name
+            if path.is_dir():
+                shutil.copytree(path, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            elif path.exists():
+                shutil.copy2(path, target / name)
+        changed = [line for line in git("status", "--porcelain", "--", *CODE).splitlines()
+                   if not line[3:].startswith("bench")]
+        described = f"working tree at {git('rev-parse', '--short', 'HEAD')}"
+        return target, described + (f" + {len(changed)} uncommitted changes" if changed else " (clean)")
+    revision = git("rev-parse", "--short", source)
+    archive = subprocess.run(["git", "archive", "--format=tar", revision, *CODE[:-1]], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    shutil.copytree(ROOT / "bench", target / "bench", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return target, f"commit {revision}"
+
+
+class Uploader:
+    """Uploads sample PDFs through the JSON API as the demo clients; safe to call from threads."""
+
+    ATTEMPTS = 5
+
+    def __init__(self, base_url: str, tokens: list[str]):
+        self.base_url = base_url
+        self.tokens = tokens
+        self.failures: list[str] = []
+        self._local = threading.local()
+        self._bytes: dict[Path, bytes] = {}
+
+    def upload(self, index: int, path: Path, kind: str) -> str | None:
+        """The new document's id, or None after the attempts ran out (the failure is kept)."""
+        data = self._bytes.get(path) or self._bytes.setdefault(path, path.read_bytes())
+        session = self._session(self.tokens[index % len(self.tokens)])
+        problem = "no attempt"
+        for attempt in range(self.ATTEMPTS):
+            try:
+                response = session.post(self.base_url + "/api/documents/upload", timeout=30,
+                                        files={"file": (path.name, data, "application/pdf")},
+                                        data={"kind": kind, "title": f"{path.stem} #{index}"})
+            except requests.RequestException as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+            else:
+                if response.status_code == 201:
+                    return response.json()["id"]
+                problem = f"HTTP {response.status_code}: {response.text[:200]}"
+                if response.status_code < 500:
+                    break
+            time.sleep(0.25 * 2 ** attempt * (1 + random.random()))
+        self.failures.append(problem)
+        return None
+
+    def _session(self, token: str) -> requests.Session:
+        sessions = getattr(self._local, "sessions", None)
+        if sessions is None:
+            sessions = self._local.sessions = {}
+        if token not in sessions:
+            sessions[token] = requests.Session()
+            sessions[token].headers["Authorization"] = f"Bearer {token}"
+        return sessions[token]
+
+
+def redis_port() -> int:
+    return urlsplit(REDIS_URL).port or 6379
+
+
+def restart_redis(down_seconds: float = 2.0) -> float:
+    """Shut the shared Redis down without saving (every key and queued message is gone), start it
+    again the way scripts/ensure-services.sh does; return how long it was unreachable."""
+    port = str(redis_port())
+    started = time.monotonic()
+    subprocess.run(["redis-cli", "-p", port, "shutdown", "nosave"], capture_output=True, timeout=10)
+    try:
+        time.sleep(down_seconds)
+    finally:
+        ensure_redis()
+    return time.monotonic() - started
+
+
+def ensure_redis() -> None:
+    """Start the local Redis if it does not answer (also the safety net after an interrupted restart)."""
+    port = str(redis_port())
+    if subprocess.run(["redis-cli", "-p", port, "ping"], capture_output=True, timeout=10).returncode == 0:
+        return
+    subprocess.run(["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", port,
+                    "--save", "", "--appendonly", "no"], check=True, capture_output=True, timeout=10,
+                   start_new_session=True)
+    wait_until(lambda: subprocess.run(["redis-cli", "-p", port, "ping"], capture_output=True,
+                                      timeout=10).returncode == 0, 15, "Redis to come back")

@@ -1,0 +1,445 @@
+"""The chaos run: documents flow while workers die by SIGKILL, Redis restarts empty and the
+extractor duplicates, drops, delays, reorders and refuses; then the sweeps run to quiescence and
+the database must show nothing lost, nothing stuck, nothing done twice, and a balanced ledger.
+
+    make chaos
+    .venv/bin/python -m bench.chaos --documents 300 --seed 7
+
+It ends with exactly one line and exits 1 when any figure on it is off:
+
+    chaos: documents=N kills=K redis_restarts=R lost=0 stuck=0 duplicate_effects=0 ledger=balanced
+
+The seed fixes the kill schedule and the extractor's fault dice; thread timing still varies
+from run to run, so a seed reproduces the same kind of run, not the same interleaving.
+"""
+import argparse
+import json
+import random
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+
+import redis
+
+from bench._stack import SETTLED, Stack, Uploader, ensure_redis, restart_redis, sample_pdfs
+
+DEFAULT_DOCUMENTS = 250
+DEFAULT_FAULTS = "duplicate=0.2,drop=0.1,delay=0.5:2.0,reorder=0.1,fail_submit=0.1,fail_callback=0.1"
+# Thresholds short enough that the sweeps act within the run (production defaults: minutes).
+RUN_ENV = {
+    "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": "5000",
+    "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": "15000",
+    "EXTRACTION_DEADLINE_SECONDS": "20",
+    "RECONCILIATION_INTERVAL_MS": "3000",
+}
+CREDITS_PER_BROKERAGE = 1_000_000  # the run tests the pipeline, not running out of credits
+UPLOAD_THREADS = 4
+# With the run's thresholds (pending 5 s, stalled 15 s, deadline 20 s, sweeps every 3 s) and
+# Dramatiq's heartbeat timeout (60 s), a healthy stack is quiet well within this.
+SETTLE_TIMEOUT = 120.0
+QUIET_SECONDS = 20.0  # no callback arrived for this long: the extractor's retries and holds are over
+PROGRESS_EVERY = 30.0
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    command = reproduce_command(args, seed)
+    env = {**RUN_ENV, "EXTRACTOR_FAULTS": args.faults, "EXTRACTOR_FAULTS_SEED": str(seed)}
+    clock = Clock()
+    samples = sample_pdfs()
+    ensure_redis()
+    result = None
+    try:
+        with Stack("chaos", env, source=args.source) as stack:
+            stack.keep_logs = args.keep_logs
+            tokens = stack.prepare(CREDITS_PER_BROKERAGE)
+            stack.start_extractor()
+            stack.start_web(workers=2, threads=8)
+            stack.start_scheduler()
+            workers = [f"worker-{i}" for i in range(1, args.workers + 1)]
+            for name in workers:
+                stack.start_worker(name, processes=1, threads=args.threads)
+            stack.wait_ready()
+            clock.say(f"stack up, running the {stack.code}: PostgreSQL {stack.database}, Redis namespace {stack.namespace}, "
+                      f"{args.workers} workers x {args.threads} threads, faults {args.faults}, seed {seed}; "
+                      f"logs in {stack.dir}")
+
+            chaos = Chaos(stack, random.Random(seed), workers, args.threads, args.kill_every, clock)
+            uploader = Uploader(stack.web_url, tokens)
+            clock.say(f"uploading {args.documents} documents ({len(samples)} sample PDFs) over "
+                      f"~{args.upload_seconds:.0f}s; a worker is SIGKILLed every ~{args.kill_every:.0f}s, "
+                      f"Redis restarts once")
+            chaos.redis_at = time.monotonic() + args.upload_seconds * 0.5
+            chaos.start()
+            progress = Progress(stack, clock, chaos, args.documents)
+            progress.start()
+            ids = upload_all(uploader, samples, args.documents, args.upload_seconds, random.Random(seed))
+            clock.say(f"uploads done: {len(ids)} acknowledged, {len(uploader.failures)} failed"
+                      + (f" (first: {uploader.failures[0]})" if uploader.failures else ""))
+            time.sleep(args.kill_tail)
+            chaos.finish()
+            clock.say(f"chaos over: kills={chaos.kills} redis_restarts={chaos.redis_restarts}"
+                      + (f", processes that exited by themselves: {chaos.crashes}" if chaos.crashes else ""))
+
+            quiet = settle(stack, ids, args.settle_timeout, clock)
+            for name, code in stack.exited().items():
+                clock.say(f"{name} exited by itself with code {code} after the chaos phase")
+            progress.stop()
+            result = check(stack, ids, clock)
+            result.documents = len(ids)
+            result.requested = args.documents
+            result.kills, result.redis_restarts = chaos.kills, chaos.redis_restarts
+            result.quiet = quiet
+            if not result.ok:
+                stack.keep_logs = True
+    finally:
+        ensure_redis()
+    clock.say(f"done in {clock.elapsed():.0f}s; reproduce with: {command}")
+    if result is None:
+        return 1
+    print(result.line(), flush=True)
+    return 0 if result.ok else 1
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m bench.chaos", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--documents", type=int, default=DEFAULT_DOCUMENTS, help="documents to upload")
+    parser.add_argument("--seed", type=int, default=None, help="kill schedule and fault dice (default: random)")
+    parser.add_argument("--faults", default=DEFAULT_FAULTS, help="EXTRACTOR_FAULTS for the extractor")
+    parser.add_argument("--workers", type=int, default=3, help="`dramatiq tasks` processes (1 worker each)")
+    parser.add_argument("--threads", type=int, default=3, help="threads per worker process")
+    parser.add_argument("--upload-seconds", type=float, default=75.0, help="spread the uploads over this long")
+    parser.add_argument("--kill-every", type=float, default=6.0, help="mean seconds between worker kills")
+    parser.add_argument("--kill-tail", type=float, default=15.0, help="keep killing this long after the uploads")
+    parser.add_argument("--source", default="worktree",
+                        help="code to run: 'worktree' (a copy of the tree as it is) or a git revision")
+    parser.add_argument("--settle-timeout", type=float, default=SETTLE_TIMEOUT,
+                        help="after the chaos, give up waiting for quiescence after this long")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs even when all is well")
+    args = parser.parse_args(argv)
+    if args.documents < 1 or args.workers < 2:
+        parser.error("--documents must be at least 1 and --workers at least 2 (one is killed at a time)")
+    return args
+
+
+def reproduce_command(args, seed: int) -> str:
+    parts = [".venv/bin/python -m bench.chaos", f"--documents {args.documents}", f"--seed {seed}"]
+    defaults = vars(parse_args([]))
+    for name, value in vars(args).items():
+        if name not in ("documents", "seed") and value != defaults[name]:
+            flag = "--" + name.replace("_", "-")
+            if isinstance(value, bool):
+                parts.append(flag)
+            else:
+                parts.append(f"{flag} '{value}'" if isinstance(value, str) else f"{flag} {value:g}")
+    return " ".join(parts)
+
+
+class Clock:
+    def __init__(self):
+        self.started = time.monotonic()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def say(self, text: str) -> None:
+        print(f"chaos: [{self.elapsed():5.0f}s] {text}", flush=True)
+
+
+def upload_all(uploader: Uploader, samples, count: int, spread: float, rng: random.Random) -> list[str]:
+    """Upload `count` documents, evenly spread over `spread` seconds; the acknowledged ids."""
+    plan = [rng.choice(samples) for _ in range(count)]
+    start = time.monotonic()
+
+    def one(index: int):
+        delay = start + index * spread / count - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        path, kind = plan[index]
+        return uploader.upload(index, path, kind)
+
+    with ThreadPoolExecutor(UPLOAD_THREADS, thread_name_prefix="upload") as pool:
+        return [document_id for document_id in pool.map(one, range(count)) if document_id]
+
+
+class Chaos(threading.Thread):
+    """Kills a random worker now and then (and starts a replacement), restarts Redis once, and
+    brings back any process that ended by itself."""
+
+    def __init__(self, stack: Stack, rng: random.Random, workers: list[str], threads: int, kill_every: float,
+                 clock: Clock):
+        super().__init__(name="chaos", daemon=True)
+        self.stack, self.rng, self.workers, self.threads = stack, rng, list(workers), threads
+        self.kill_every, self.clock = kill_every, clock
+        self.kills = 0
+        self.redis_restarts = 0
+        self.redis_at: float | None = None
+        self.crashes: list[str] = []
+        self._stopping = threading.Event()
+        self._next_name = len(workers) + 1
+
+    def finish(self) -> None:
+        self._stopping.set()
+        self.join()
+
+    def run(self) -> None:
+        next_kill = time.monotonic() + self._interval()
+        while not self._stopping.wait(0.2):
+            self._revive()
+            now = time.monotonic()
+            if self.redis_at is not None and now >= self.redis_at:
+                self.redis_at = None
+                down = restart_redis()
+                self.redis_restarts += 1
+                self.clock.say(f"Redis restarted empty (unreachable for {down:.1f}s)")
+            if now >= next_kill:
+                victim = self.rng.choice(self.workers)
+                self.stack.kill(victim)
+                self.workers.remove(victim)
+                self.kills += 1
+                self._stopping.wait(self.rng.uniform(0.5, 2.0))
+                self._start_worker()
+                next_kill = time.monotonic() + self._interval()
+
+    def _interval(self) -> float:
+        return self.kill_every * self.rng.uniform(0.5, 1.5)
+
+    def _start_worker(self) -> None:
+        name = f"worker-{self._next_name}"
+        self._next_name += 1
+        self.stack.start_worker(name, processes=1, threads=self.threads)
+        self.workers.append(name)
+
+    def _revive(self) -> None:
+        for name, code in self.stack.exited().items():
+            self.crashes.append(f"{name} (exit {code})")
+            self.clock.say(f"{name} exited by itself with code {code}; starting it again")
+            self.stack.processes.pop(name)
+            if name in self.workers:
+                self.workers.remove(name)
+                self._start_worker()
+            elif name == "web":
+                self.stack.start_web(workers=2, threads=8)
+            elif name == "extractor":
+                self.stack.start_extractor()
+            elif name == "scheduler":
+                self.stack.start_scheduler()
+
+
+class Progress(threading.Thread):
+    """A line every PROGRESS_EVERY seconds: how far the documents got."""
+
+    def __init__(self, stack: Stack, clock: Clock, chaos: Chaos, requested: int):
+        super().__init__(name="progress", daemon=True)
+        self.stack, self.clock, self.chaos, self.requested = stack, clock, chaos, requested
+        self._stopping = threading.Event()
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    def run(self) -> None:
+        while not self._stopping.wait(PROGRESS_EVERY):
+            try:
+                counts = self.stack.status_counts()
+            except Exception as exc:  # a progress line must never end the run
+                self.clock.say(f"progress unavailable: {exc}")
+                continue
+            self.clock.say(f"progress: {sum(counts.values())}/{self.requested} uploaded, {format_counts(counts)}, "
+                           f"kills={self.chaos.kills}, backlog={backlog(self.stack)}")
+
+
+def backlog(stack: Stack):
+    try:
+        return stack.backlog()
+    except redis.RedisError:
+        return "?"
+
+
+def format_counts(counts: dict[str, int]) -> str:
+    order = ("PENDING", "PROCESSING", "EXTRACTING", *SETTLED)
+    return " ".join(f"{status}={counts[status]}" for status in order if counts.get(status))
+
+
+def settle(stack: Stack, ids: list[str], timeout: float, clock: Clock) -> bool:
+    """Wait until every document is settled, the queues are empty, every delivery processed and
+    no callback arrived for QUIET_SECONDS; then run all sweeps once more. False on timeout."""
+    deadline = time.monotonic() + timeout
+    last_line = 0.0
+    while True:
+        counts = stack.status_counts()
+        unsettled = sum(n for status, n in counts.items() if status not in SETTLED)
+        queued = backlog(stack)
+        (unprocessed, last_received), = stack.sql(
+            "SELECT count(*) FILTER (WHERE processed_at IS NULL), max(received_at) FROM callback_deliveries")
+        now = datetime.now(timezone.utc).replace(tzinfo=None)
+        quiet_for = (now - last_received).total_seconds() if last_received else QUIET_SECONDS
+        if unsettled == 0 and queued == 0 and unprocessed == 0 and quiet_for >= QUIET_SECONDS:
+            break
+        if time.monotonic() > deadline:
+            clock.say(f"not quiet after {timeout:.0f}s: {format_counts(counts)}, backlog={queued}, "
+                      f"unprocessed deliveries={unprocessed}")
+            return False
+        if time.monotonic() - last_line >= PROGRESS_EVERY:
+            last_line = time.monotonic()
+            clock.say(f"settling: {format_counts(counts)}, backlog={queued}, unprocessed deliveries={unprocessed}"
+                      + held_by_the_dead(stack))
+        time.sleep(1.0)
+    swept = stack.flask("leadflow", "sweep").stdout.split()
+    clock.say(f"quiet: every document settled, queues empty; final sweep: {' '.join(swept)}")
+    try:
+        wait = time.monotonic() + 30
+        while stack.backlog() and time.monotonic() < wait:
+            time.sleep(0.5)
+    except redis.RedisError:
+        pass
+    return True
+
+
+def held_by_the_dead(stack: Stack) -> str:
+    """Which waiting messages sit in the ack set of a worker that stopped sending heartbeats
+    (Dramatiq gives them back only after heartbeat_timeout, at a random maintenance pass)."""
+    ns, r = stack.namespace, stack.redis
+    try:
+        beats = {k.decode(): v for k, v in r.zrange(f"{ns}:__heartbeats__", 0, -1, withscores=True)}
+        now_ms = time.time() * 1000
+        held, oldest = {}, 0.0
+        for key in r.scan_iter(match=f"{ns}:__acks__.*", count=1000):
+            worker_id, queue = key.decode()[len(f"{ns}:__acks__."):].split(".", 1)
+            silent = (now_ms - beats.get(worker_id, 0)) / 1000
+            if silent < 5:
+                continue
+            for message_id in r.smembers(key):
+                body = r.hget(f"{ns}:{queue}.msgs", message_id)
+                if body:
+                    actor = json.loads(body).get("actor_name", "?")
+                    held[actor] = held.get(actor, 0) + 1
+                    oldest = max(oldest, min(silent, 1e6))
+        if not held:
+            return ""
+        dedup = sum(1 for _ in r.scan_iter(match=f"{ns}:dedup:*", count=1000))
+        return (f"; held by dead workers: {held} (silent for up to {oldest:.0f}s), "
+                f"dedup keys taken: {dedup}")
+    except redis.RedisError as exc:
+        return f"; Redis: {exc}"
+
+
+class Result:
+    def __init__(self):
+        self.documents = self.requested = self.kills = self.redis_restarts = 0
+        self.lost = self.stuck = self.duplicate_effects = 0
+        self.ledger = "unknown"
+        self.quiet = False
+
+    @property
+    def ok(self) -> bool:
+        return (self.documents == self.requested and self.quiet and not self.lost and not self.stuck
+                and not self.duplicate_effects and self.ledger == "balanced")
+
+    def line(self) -> str:
+        return (f"chaos: documents={self.documents} kills={self.kills} redis_restarts={self.redis_restarts} "
+                f"lost={self.lost} stuck={self.stuck} duplicate_effects={self.duplicate_effects} ledger={self.ledger}")
+
+
+# Each query returns one row per duplicated effect with how many times too many it happened.
+# Nobody reprocesses, corrects or decides during the run, so every document enters a settled
+# state once, gets one result from one completed job, and is charged once.
+DUPLICATE_CHECKS = {
+    "versions_per_job_and_part": """
+        SELECT job_id, part, count(*) - 1 FROM document_versions WHERE job_id IS NOT NULL
+        GROUP BY job_id, part HAVING count(*) > 1""",
+    "versions_per_document_and_part": """
+        SELECT document_id, part, count(*) - 1 FROM document_versions
+        GROUP BY document_id, part HAVING count(*) > 1""",
+    "same_settling_transition_twice": """
+        SELECT document_id, from_status, to_status, count(*) - 1 FROM audit_entries
+        WHERE to_status IN ('VERIFIED', 'REJECTED', 'ACTION_REQUIRED')
+        GROUP BY document_id, from_status, to_status HAVING count(*) > 1""",
+    "settled_more_than_once": """
+        SELECT document_id, count(DISTINCT coalesce(from_status, '') || '>' || to_status) - 1 FROM audit_entries
+        WHERE to_status IN ('VERIFIED', 'REJECTED', 'ACTION_REQUIRED')
+        GROUP BY document_id HAVING count(DISTINCT coalesce(from_status, '') || '>' || to_status) > 1""",
+    "extraction_completed_twice": """
+        SELECT document_id, count(*) - 1 FROM audit_entries WHERE action = 'extraction_completed'
+        GROUP BY document_id HAVING count(*) > 1""",
+    "jobs_completed_per_document": """
+        SELECT document_id, count(*) - 1 FROM extraction_jobs WHERE status = 'completed'
+        GROUP BY document_id HAVING count(*) > 1""",
+    "reservations_settled_per_document": """
+        SELECT j.document_id, count(*) - 1 FROM credit_reservations r JOIN extraction_jobs j ON j.id = r.job_id
+        WHERE r.status = 'settled' GROUP BY j.document_id HAVING count(*) > 1""",
+    "verified_at_moved": """
+        SELECT d.id, 1 FROM documents d
+        WHERE d.verified_at IS DISTINCT FROM (
+            SELECT min(a.created_at) FROM audit_entries a
+            WHERE a.document_id = d.id AND a.to_status IN ('VERIFIED', 'REJECTED'))""",
+}
+
+
+def check(stack: Stack, ids: list[str], clock: Clock) -> Result:
+    result = Result()
+    found = dict(stack.sql("SELECT id, status FROM documents WHERE id = ANY(%s)", (ids,)))
+    result.lost = sum(1 for i in ids if i not in found)
+    stuck = {i: s for i, s in found.items() if s not in SETTLED}
+    result.stuck = len(stuck)
+    if stuck:
+        clock.say("stuck: " + ", ".join(f"{i} {s}" for i, s in list(stuck.items())[:10]))
+    extra = stack.sql("SELECT count(*) FROM documents WHERE NOT (id = ANY(%s))", (ids,))[0][0]
+
+    effects = {}
+    for name, query in DUPLICATE_CHECKS.items():
+        rows = stack.sql(query)
+        effects[name] = sum(int(row[-1]) for row in rows)
+        if rows:
+            clock.say(f"duplicate effect {name}: " + "; ".join(" ".join(map(str, r)) for r in rows[:5]))
+    result.duplicate_effects = sum(effects.values())
+    clock.say("duplicate checks: " + " ".join(f"{k}={v}" for k, v in effects.items()))
+
+    ledger = stack.flask("leadflow", "ledger-check", check=False)
+    open_terminal, open_settled_docs, open_total = stack.sql("""
+        SELECT count(*) FILTER (WHERE j.status IN ('completed', 'failed')),
+               count(*) FILTER (WHERE d.status IN ('VERIFIED', 'REJECTED', 'ACTION_REQUIRED')),
+               count(*)
+        FROM credit_reservations r JOIN extraction_jobs j ON j.id = r.job_id JOIN documents d ON d.id = j.document_id
+        WHERE r.status = 'open'""")[0]
+    said = [line for line in ledger.stdout.splitlines() if line.startswith(("ledger:", "brokerage"))]
+    clock.say(f"ledger-check exit {ledger.returncode}: {' / '.join(said) or ledger.stderr.strip()[-300:]}; "
+              f"open reservations: {open_total} ({open_terminal} of finished jobs, "
+              f"{open_settled_docs} of settled documents)")
+    if ledger.returncode != 0:
+        result.ledger = "discrepancy"
+    elif open_terminal or open_settled_docs:
+        result.ledger = f"open_reservations:{max(open_terminal, open_settled_docs)}"
+    else:
+        result.ledger = "balanced"
+
+    summary(stack, clock, extra)
+    return result
+
+
+def summary(stack: Stack, clock: Clock, extra: int) -> None:
+    codes = stack.sql("SELECT coalesce(rejection_code, '-'), count(*) FROM documents WHERE status = 'REJECTED' "
+                      "GROUP BY 1 ORDER BY 2 DESC")
+    (jobs, failed_jobs), = stack.sql("SELECT count(*), count(*) FILTER (WHERE status = 'failed') FROM extraction_jobs")
+    (deliveries, polled), = stack.sql(
+        "SELECT count(*), count(*) FILTER (WHERE id LIKE 'poll-%') FROM callback_deliveries")
+    actions = dict(stack.sql("SELECT action, count(*) FROM audit_entries WHERE action IN "
+                             "('stalled_reset', 'deadline_passed', 'submission_retry', 'submission_failed', "
+                             "'retries_exhausted') GROUP BY action"))
+    clock.say(f"outcome: {format_counts(stack.status_counts())}; rejections {dict(codes)}; "
+              f"jobs={jobs} (failed {failed_jobs}); deliveries={deliveries} (from deadline polls {polled}); "
+              f"recoveries {actions}; dead letters={backlog_dead(stack)}; documents not from this run's "
+              f"acknowledged uploads={extra}")
+
+
+def backlog_dead(stack: Stack):
+    try:
+        return stack.dead_letters()
+    except redis.RedisError:
+        return "?"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
