@@ -1,0 +1,109 @@
+"""The model test's app: the real factory on a fresh, migrated PostgreSQL database, with the
+extraction service, the broker and the realtime bus replaced by the doubles in harness.py.
+
+Built once per module; the state machine resets the tables it writes before every example.
+"""
+import base64
+
+import pytest
+
+from tests.model import harness
+
+
+@pytest.fixture(scope="module", autouse=True)
+def model_world(tmp_path_factory):
+    from tests.plugins.postgres import fresh_database
+
+    with fresh_database("model") as url, pytest.MonkeyPatch.context() as mp:
+        # Fixed secrets: nothing is written under instance/, and every run signs the same way.
+        mp.setenv("SECRET_KEY", "model-test-secret-key")
+        mp.setenv("EXTRACTION_API_KEY", "model-test-api-key")
+        mp.setenv("EXTRACTION_WEBHOOK_SECRET", "whsec_" + base64.b64encode(b"model-test-webhook-secret").decode())
+        world = _build(url, tmp_path_factory.mktemp("model"), mp)
+        harness.WORLD = world
+        try:
+            yield world
+        finally:
+            harness.WORLD = None
+            from leadflow import clock
+            from leadflow.extensions import db
+            clock.reset()
+            with world.app.app_context():
+                db.session.remove()
+                db.engine.dispose()
+
+
+def _build(url, instance, mp) -> harness.World:
+    from flask_migrate import upgrade
+
+    import tasks
+    from leadflow import outbox
+    from leadflow.billing import service as billing
+    from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
+    from leadflow.extensions import db
+    from leadflow.factory import create_app
+    from leadflow.models import Brokerage, User, Workspace, WorkspaceMember
+
+    storage_dir = str(instance / "storage")
+    app = create_app({
+        "SQLALCHEMY_DATABASE_URI": url,
+        "LOCAL_STORAGE_DIR": storage_dir,
+        "PUBLIC_BASE_URL": "http://leadflow.model.invalid",
+        "EXTRACTION_URL": None,
+        "EMBEDDED_WORKER": False,
+        "EMBEDDED_SCHEDULER": False,
+        "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
+    }, listen=False)
+    with app.app_context():
+        upgrade()
+
+    extraction, queue, bus = harness.ExtractionDouble(), harness.WorkQueue(), harness.RecordingBus()
+    adapters = app.extensions["leadflow"]
+    adapters.extraction = extraction
+    adapters.bus = bus
+
+    # The broker's edge: a message lands in the model's queue instead of Redis or the StubBroker
+    # (a live app's worker may be running in this process; it must never see the model's work).
+    def send_verify(*, args=(), kwargs=None, delay=None, **options):
+        queue.put(harness.Message(tasks.verify_document.actor_name, tuple(args), options.get("dedup_key")))
+
+    def send_delivery(*args, **kwargs):
+        queue.put(harness.Message(tasks.process_delivery.actor_name, tuple(args)))
+
+    mp.setattr(tasks.verify_document, "send_with_options", send_verify)
+    mp.setattr(tasks.process_delivery, "send", send_delivery)
+
+    with app.app_context():
+        brokerage, other = Brokerage(name="Model Hypotheken"), Brokerage(name="Other Baufinanz")
+        db.session.add_all([brokerage, other])
+        db.session.flush()
+        billing.grant(brokerage.id, 1)
+        billing.grant(other.id, 1)
+        # A placeholder hash: werkzeug's scrypt would cost more than a whole example.
+        client = User(email="client@model.example", name="Client Model", role="client",
+                      brokerage_id=brokerage.id, password_hash="!")
+        admin = User(email="review@model.example", name="Pat Platform", role="platform_admin", password_hash="!")
+        workspace = Workspace(brokerage_id=brokerage.id, name="Case of the model client")
+        db.session.add_all([client, admin, workspace])
+        db.session.flush()
+        db.session.add(WorkspaceMember(workspace_id=workspace.id, user_id=client.id))
+        db.session.commit()
+        world = harness.World(app=app, storage_dir=storage_dir, extraction=extraction, queue=queue, bus=bus,
+                              brokerage_id=brokerage.id, other_brokerage_id=other.id, client_id=client.id,
+                              admin_id=admin.id)
+        db.session.remove()
+
+    # Crash right after a commit: the model can make the after-commit handlers of chosen event
+    # types do nothing for one step (the process died before it enqueued or settled).
+    def guarded(event_type, handler):
+        def run(event):
+            if event_type in world.lost_events:
+                world.lost.append(event)
+                return
+            handler(event)
+        run.__name__ = f"model_guarded_{getattr(handler, '__name__', 'handler')}"
+        return run
+
+    for event_type in (VerificationRequested, DeliveryReceived, ReservationDue):
+        mp.setitem(outbox._handlers, event_type, [guarded(event_type, h) for h in outbox._handlers[event_type]])
+    return world
