@@ -46,5 +46,11 @@ eval-extraction: $(VENV)/.runtime system-run
 chaos: $(VENV)/.dev services
 	$(PY) -m bench.chaos $(CHAOS_ARGS)
 
+# 2,000 documents through the distributed mode with an instant extractor, next to a bare Dramatiq
+# no-op actor on the same Redis. BENCH_ARGS="--documents 200" for a quick run.
+.PHONY: bench-pipeline
+bench-pipeline: $(VENV)/.dev services
+	$(PY) -m bench.pipeline $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) instance .pytest_cache
