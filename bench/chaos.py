@@ -280,7 +280,7 @@ def settle(stack: Stack, ids: list[str], timeout: float, clock: Clock) -> bool:
             break
         if time.monotonic() > deadline:
             clock.say(f"not quiet after {timeout:.0f}s: {format_counts(counts)}, backlog={queued}, "
-                      f"unprocessed deliveries={unprocessed}")
+                      f"unprocessed deliveries={unprocessed}" + held_by_the_dead(stack))
             return False
         if time.monotonic() - last_line >= PROGRESS_EVERY:
             last_line = time.monotonic()
@@ -370,6 +370,10 @@ DUPLICATE_CHECKS = {
     "reservations_settled_per_document": """
         SELECT j.document_id, count(*) - 1 FROM credit_reservations r JOIN extraction_jobs j ON j.id = r.job_id
         WHERE r.status = 'settled' GROUP BY j.document_id HAVING count(*) > 1""",
+    "changed_after_settling": """
+        SELECT d.id, 1 FROM documents d
+        WHERE d.status IN ('VERIFIED', 'REJECTED', 'ACTION_REQUIRED')
+          AND d.updated_at IS DISTINCT FROM (SELECT max(a.created_at) FROM audit_entries a WHERE a.document_id = d.id)""",
     "verified_at_moved": """
         SELECT d.id, 1 FROM documents d
         WHERE d.verified_at IS DISTINCT FROM (
