@@ -52,5 +52,11 @@ chaos: $(VENV)/.dev services
 bench-pipeline: $(VENV)/.dev services
 	$(PY) -m bench.pipeline $(BENCH_ARGS)
 
+# Signed callbacks (a fifth duplicates) against gunicorn on PostgreSQL and Redis, next to a bare
+# signed endpoint without database work. BENCH_ARGS="--deliveries 1000" for a quick run.
+.PHONY: bench-callbacks
+bench-callbacks: $(VENV)/.dev services
+	$(PY) -m bench.callbacks $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) instance .pytest_cache

@@ -90,6 +90,7 @@ def load() -> dict:
         "MAX_DOCUMENT_PAGES": _int("MAX_DOCUMENT_PAGES", 50),
         # Flask refuses bigger request bodies with 413 before our code reads them.
         "MAX_CONTENT_LENGTH": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024) + 1024 * 1024,
+        "BENCH_ENDPOINTS": _bool("BENCH_ENDPOINTS", False),
         "WTF_CSRF_CHECK_DEFAULT": False,
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,

@@ -56,13 +56,14 @@ def receive(headers, body: bytes) -> Receipt:
     job_id = str(payload.get("job_id") or "")[:64] or None
     db.session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
                                     payload=payload))
-    outbox.record(DeliveryReceived(delivery_id))
     try:
-        outbox.commit()
+        db.session.flush()
     except IntegrityError:
         outbox.rollback()  # the same delivery arrived twice at once; the other request recorded it
         return Receipt(delivery_id, duplicate=True)
     _write_status_log(delivery_id, job_id, payload)
+    outbox.record(DeliveryReceived(delivery_id))
+    outbox.commit()
     return Receipt(delivery_id, duplicate=False)
 
 
@@ -203,15 +204,15 @@ def _apply_failure(delivery, job, document, error) -> str:
 
 
 def _write_status_log(delivery_id: str, job_id: str | None, payload: dict) -> None:
-    """Keep the whole payload; a failure here is logged and never fails the callback."""
+    """Keep the whole payload, in the delivery's transaction but under a savepoint: a failure
+    here is logged and rolls back only the log row, never the delivery."""
     try:
-        document_id = db.session.scalar(select(ExtractionJob.document_id).where(ExtractionJob.id == job_id)) \
-            if job_id else None
-        db.session.add(StatusLogEntry(document_id=document_id, job_id=job_id, delivery_id=delivery_id,
-                                      event_type=str(payload.get("type"))[:40], payload=payload))
-        db.session.commit()
+        with db.session.begin_nested():
+            document_id = db.session.scalar(select(ExtractionJob.document_id).where(ExtractionJob.id == job_id)) \
+                if job_id else None
+            db.session.add(StatusLogEntry(document_id=document_id, job_id=job_id, delivery_id=delivery_id,
+                                          event_type=str(payload.get("type"))[:40], payload=payload))
     except Exception:
-        db.session.rollback()
         log.exception("could not write the status log for delivery %s", delivery_id)
 
 

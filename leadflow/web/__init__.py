@@ -13,3 +13,6 @@ def register_blueprints(app) -> None:
     app.register_blueprint(files.files_bp)
     app.register_blueprint(health.bp)
     ws.register(app)
+    if app.config.get("BENCH_ENDPOINTS"):
+        from leadflow.web import bench
+        app.register_blueprint(bench.bp)
