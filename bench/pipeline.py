@@ -7,7 +7,8 @@ next to a bare Dramatiq no-op actor on the same Redis broker with as many proces
 
 Throughput is documents / (last settled - first created); latency is each document's
 created_at to verified_at (updated_at for ACTION_REQUIRED), from the database. The uploads
-come as fast as the upload threads can send them, so latency includes queueing behind them.
+come as fast as the upload threads can send them (or at --rate per second), so by default
+latency includes queueing behind the burst.
 """
 import argparse
 import importlib
@@ -50,7 +51,7 @@ def main(argv=None) -> int:
         cpu_before, harness_before = stack.cpu_seconds(), cpu_of_this_process()
         load_before = os.getloadavg()[0]
         started = time.monotonic()
-        ids = upload(uploader, samples, args.documents, args.upload_threads, shuffle=True)
+        ids = upload(uploader, samples, args.documents, args.upload_threads, shuffle=True, rate=args.rate)
         upload_seconds = time.monotonic() - started
         if uploader.failures:
             say(f"{len(uploader.failures)} uploads failed (first: {uploader.failures[0]})")
@@ -97,6 +98,9 @@ def parse_args(argv):
     parser.add_argument("--threads", type=int, default=5, help="threads per dramatiq process "
                         "(DOCUMENT_PROCESSING_CONCURRENCY's default)")
     parser.add_argument("--upload-threads", type=int, default=8)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="upload at most this many documents per second (default: as fast as possible); "
+                             "below the pipeline's throughput, latency shows the pipeline without queueing")
     parser.add_argument("--timeout", type=float, default=900.0, help="give up waiting for the documents after this")
     parser.add_argument("--source", default="worktree",
                         help="code to run: 'worktree' (a copy of the tree as it is) or a git revision")
@@ -126,11 +130,18 @@ class Say:
         print(f"bench-pipeline: [{time.monotonic() - self.started:5.0f}s] {text}", flush=True)
 
 
-def upload(uploader: Uploader, samples, count: int, threads: int, shuffle: bool) -> list[str]:
+def upload(uploader: Uploader, samples, count: int, threads: int, shuffle: bool, rate: float = 0.0) -> list[str]:
     plan = [random.choice(samples) for _ in range(count)] if shuffle else [samples[i % len(samples)]
                                                                            for i in range(count)]
+    start = time.monotonic()
+
+    def one(n: int):
+        if rate:
+            time.sleep(max(0.0, start + n / rate - time.monotonic()))
+        return uploader.upload(n, *plan[n])
+
     with ThreadPoolExecutor(threads, thread_name_prefix="upload") as pool:
-        return [i for i in pool.map(lambda n: uploader.upload(n, *plan[n]), range(count)) if i]
+        return [i for i in pool.map(one, range(count)) if i]
 
 
 def wait_settled(stack: Stack, ids: list[str], timeout: float) -> bool:
