@@ -181,3 +181,6 @@ def _ensure_user(email, name, role: Role, brokerage_id, password) -> User:
     user.set_password(password)
     db.session.flush()
     return user
+
+
+from leadflow import cli_seed  # noqa: E402,F401  (registers seed-documents on cli)
