@@ -129,29 +129,26 @@ def page(visible, filters: Filters, size: int) -> Page:
     return Page(rows, Cursor.after(rows[-1]) if more and rows else None)
 
 
-def workspace_options(brokerage_id: int, name: str = "", selected: int | None = None) -> list[Workspace]:
-    """Cases to pick from: the newest (or those whose name matches), by name; the selected one always."""
-    query = scoping.in_brokerage(Workspace, brokerage_id)
-    if name:
-        query = query.where(Workspace.name.ilike(f"%{_escape_like(name)}%", escape="\\"))
-    rows = list(db.session.scalars(query.order_by(Workspace.id.desc()).limit(MAX_OPTIONS)))
-    if selected and all(w.id != selected for w in rows):
-        chosen = db.session.scalar(scoping.in_brokerage(Workspace, brokerage_id).where(Workspace.id == selected))
-        rows += [chosen] if chosen else []
-    return sorted(rows, key=lambda w: (w.name.lower(), w.id))
+def workspace_options(brokerage_id: int, name: str = "", selected: int | None = None) -> list:
+    """Cases to pick from, as (id, name) rows: the newest, or those whose name matches, sorted
+    by name; the selected one always."""
+    query = scoping.in_brokerage(Workspace, brokerage_id).with_only_columns(Workspace.id, Workspace.name)
+    return _options(query, Workspace, name, selected)
 
 
-def client_options(brokerage_id: int, name: str = "", selected: int | None = None) -> list[User]:
+def client_options(brokerage_id: int, name: str = "", selected: int | None = None) -> list:
     """Clients to pick from, chosen like workspace_options."""
-    query = scoping.in_brokerage(User, brokerage_id).where(User.role == Role.CLIENT.value)
-    if name:
-        query = query.where(User.name.ilike(f"%{_escape_like(name)}%", escape="\\"))
-    rows = list(db.session.scalars(query.order_by(User.id.desc()).limit(MAX_OPTIONS)))
-    if selected and all(u.id != selected for u in rows):
-        chosen = db.session.scalar(scoping.in_brokerage(User, brokerage_id).where(
-            User.role == Role.CLIENT.value, User.id == selected))
-        rows += [chosen] if chosen else []
-    return sorted(rows, key=lambda u: (u.name.lower(), u.id))
+    query = (scoping.in_brokerage(User, brokerage_id).with_only_columns(User.id, User.name)
+             .where(User.role == Role.CLIENT.value))
+    return _options(query, User, name, selected)
+
+
+def _options(query, model, name: str, selected: int | None) -> list:
+    narrowed = query.where(model.name.ilike(f"%{_escape_like(name)}%", escape="\\")) if name else query
+    rows = list(db.session.execute(narrowed.order_by(model.id.desc()).limit(MAX_OPTIONS)))
+    if selected and all(row.id != selected for row in rows):
+        rows += list(db.session.execute(query.where(model.id == selected)))
+    return sorted(rows, key=lambda row: (row.name.lower(), row.id))
 
 
 def _positive_int(raw, what: str, problems: list) -> int | None:

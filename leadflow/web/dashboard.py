@@ -4,7 +4,7 @@ as the same partial with the message inline."""
 import json
 from datetime import datetime
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import func, select
 
@@ -52,7 +52,7 @@ def index():
     rows = rows[:PAGE_SIZE]
     _preload_names(rows)
     context = dict(view="dashboard", documents=rows, filters=filters, next_cursor=next_cursor,
-                   page_size=PAGE_SIZE, viewer=current_user)
+                   page_size=PAGE_SIZE, viewer=current_user._get_current_object())
     if request.headers.get("HX-Target") == "results":
         # Live search and filter changes swap the results only; the socket stays open.
         return render_template("dashboard/_results.html", **context)
@@ -298,10 +298,14 @@ def row_helpers():
 
 
 def type_label(document_type: str | None) -> str:
-    """'bank_statement' -> 'Bank statement' (the labels carry an article for sentences)."""
+    """'bank_statement' -> 'Bank statement'."""
     if not document_type:
         return "—"
-    en = LABELS.get(document_type, (document_type.replace("_", " "),))[0]
+    return TYPE_TITLES.get(document_type) or document_type.replace("_", " ").capitalize()
+
+
+def _title_case_label(en: str) -> str:
+    """'a bank statement' -> 'Bank statement' (the labels carry an article for sentences)."""
     for article in ("a ", "an "):
         if en.startswith(article):
             en = en[len(article):]
@@ -309,13 +313,33 @@ def type_label(document_type: str | None) -> str:
 
 
 def row_names(document: Document) -> dict:
-    """The client's, the case's and the brokerage's names for a row (from the session's
-    identity map when the page preloaded them, else one lookup by primary key each)."""
-    owner = db.session.get(User, document.owner_id)
-    case = db.session.get(Workspace, document.workspace_id) if document.workspace_id else None
-    brokerage = db.session.get(Brokerage, document.brokerage_id)
-    return {"client": owner.name if owner else "—", "client_role": owner.role if owner else None,
-            "workspace": case.name if case else None, "brokerage": brokerage.name if brokerage else ""}
+    """The client's, the case's and the brokerage's names for a row, with the links that
+    filter by them; looked up once per request (a page preloads them all in three queries)."""
+    cache = g.setdefault("row_names", {})
+    key = (document.owner_id, document.workspace_id, document.brokerage_id)
+    if key not in cache and not g.get("names_batched"):
+        # The first row of a list: fetch the names of every document this request loaded
+        # (the whole list), so that a list costs three queries, not three per row.
+        g.names_batched = True
+        _preload_names([o for o in db.session.identity_map.values() if isinstance(o, Document)])
+    if key not in cache:
+        users, cases, brokerages = (g.setdefault("names_" + kind, {}) for kind in ("user", "workspace", "brokerage"))
+        if document.owner_id not in users:
+            users.update(_name_rows(User, [document.owner_id]))
+        if document.workspace_id and document.workspace_id not in cases:
+            cases.update(_name_rows(Workspace, [document.workspace_id]))
+        if document.brokerage_id not in brokerages:
+            brokerages.update(_name_rows(Brokerage, [document.brokerage_id]))
+        client, role = users.get(document.owner_id, ("—", None))
+        cache[key] = {
+            "client": client, "client_role": role,
+            "client_url": url_for("dashboard.index", client=document.owner_id),
+            "workspace": cases.get(document.workspace_id) if document.workspace_id else None,
+            "workspace_url": url_for("dashboard.workspace", workspace_id=document.workspace_id)
+            if document.workspace_id else None,
+            "brokerage": brokerages.get(document.brokerage_id, ""),
+        }
+    return cache[key]
 
 
 def row_cursor(document: Document) -> str:
@@ -364,11 +388,22 @@ def _workspace_or_404(workspace_id: int) -> Workspace:
 
 
 def _preload_names(rows: list[Document]) -> None:
-    """Load the rows' owners, cases and brokerages in one query each, for row_names."""
-    for model, ids in ((User, {d.owner_id for d in rows}), (Workspace, {d.workspace_id for d in rows} - {None}),
-                       (Brokerage, {d.brokerage_id for d in rows})):
-        if ids:
-            db.session.scalars(select(model).where(model.id.in_(ids))).all()
+    """Load the names row_names needs for these rows: one query per table, not per row."""
+    g.names_batched = True
+    for kind, model, ids in (("user", User, {d.owner_id for d in rows}),
+                             ("workspace", Workspace, {d.workspace_id for d in rows} - {None}),
+                             ("brokerage", Brokerage, {d.brokerage_id for d in rows})):
+        known = g.setdefault("names_" + kind, {})
+        missing = ids - set(known)
+        if missing:
+            known.update(_name_rows(model, missing))
+
+
+def _name_rows(model, ids) -> dict:
+    if model is User:
+        return {i: (name, role) for i, name, role in
+                db.session.execute(select(User.id, User.name, User.role).where(User.id.in_(ids)))}
+    return dict(db.session.execute(select(model.id, model.name).where(model.id.in_(ids))).all())
 
 
 def _counts(brokerage_id: int) -> dict:
@@ -549,6 +584,8 @@ def _nice_ceiling(value: int) -> int:
                 return step * factor
         step *= 10
 
+
+TYPE_TITLES = {t: _title_case_label(en) for t, (en, _de) in LABELS.items()}
 
 # The document page's panels: name -> (template, context builder). Each reloads by itself
 # when the page hears that its document changed.
