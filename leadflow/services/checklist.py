@@ -14,6 +14,11 @@ def for_workspace(workspace_id: int, brokerage_id: int) -> list[ItemState]:
     rows = db.session.scalars(select(Document).where(
         Document.workspace_id == workspace_id, Document.brokerage_id == brokerage_id)
         .order_by(Document.created_at.desc(), Document.id.desc())).all()
+    return for_documents(rows)
+
+
+def for_documents(rows: list[Document]) -> list[ItemState]:
+    """The checklist over documents the caller has already chosen and scoped, newest first."""
     return progress([CaseDocument(id=d.id, title=d.title, status=d.status, type=d.document_type or d.kind,
                                   nationality=_nationality(d)) for d in rows])
 
