@@ -1,17 +1,27 @@
-"""The client's upload portal."""
-from flask import Blueprint, current_app, render_template, request
-from flask_login import current_user, login_required
-from sqlalchemy import select
+"""The client's upload portal: the case checklist with its documents live, uploads, and the client's language.
 
+The page uploads straight to storage through the JSON API (static/portal.js); the checklist is a
+partial that the page re-fetches whenever its socket (re)opens and after each pushed row, so item
+states follow the rows that the pushes replace by id. `POST /portal/upload` is the same upload for a
+browser without script.
+"""
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import or_, select
+
+from leadflow import scoping
 from leadflow.domain.audience import Role
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Document, Workspace, WorkspaceMember
-from leadflow.services import documents
+from leadflow.services import checklist, documents
+from leadflow.web import i18n
 from leadflow.web.auth import roles_required
-from leadflow.web.pages import documents_for, live_list
+from leadflow.web.pages import live_list
 
 bp = Blueprint("portal", __name__, url_prefix="/portal")
+# A case holds tens of documents; this bounds a page for a case that somehow holds thousands.
+CASE_LIMIT = 500
 
 
 @live_list("portal")
@@ -19,26 +29,87 @@ def portal_documents(query, args):
     return query.order_by(Document.created_at.desc(), Document.id.desc())
 
 
+@bp.app_context_processor
+def client_words():
+    """The portal's words for every template, socket pushes included (they render portal/_row.html)."""
+    return i18n.TEMPLATE_HELPERS
+
+
 @bp.get("")
 @roles_required(Role.CLIENT)
 def index():
-    workspaces = db.session.scalars(select(Workspace).join(WorkspaceMember, WorkspaceMember.workspace_id == Workspace.id)
-                                    .where(WorkspaceMember.user_id == current_user.id).order_by(Workspace.id))
-    return render_template("portal/index.html", view="portal", documents=documents_for("portal"),
-                           workspaces=list(workspaces))
+    cases = _cases()
+    case = _chosen(cases, request.args.get("case"))
+    lang = i18n.language_of(current_user)
+    return render_template("portal/index.html", lang=lang, cases=cases, case=case,
+                           chosen_kind=request.args.get("for") or "", script_text=i18n.script_text(lang),
+                           max_mb=current_app.config["MAX_UPLOAD_BYTES"] // (1024 * 1024),
+                           **_checklist_context(case))
+
+
+@bp.get("/checklist")
+@roles_required(Role.CLIENT)
+def checklist_partial():
+    case = _chosen(_cases(), request.args.get("case"))
+    return render_template("portal/_checklist.html", lang=i18n.language_of(current_user), case=case,
+                           **_checklist_context(case))
 
 
 @bp.post("/upload")
-@login_required
+@roles_required(Role.CLIENT)
 def upload():
-    file = request.files.get("file")
-    if file is None or not file.filename:
-        return render_template("portal/_upload_result.html", error="Choose a file to upload."), 422
+    """Without script: the form posts its files here; each is stored and checked like a direct upload."""
+    lang = i18n.language_of(current_user)
+    files = [f for f in request.files.getlist("file") if f and f.filename]
+    if not files:
+        flash(i18n.t("choose_first", lang), "error")
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
-    try:
-        document = documents.upload(current_user, filename=file.filename, data=file.stream.read(max_bytes + 1),
-                                    title=request.form.get("title"), kind=request.form.get("kind"),
-                                    workspace_id=request.form.get("workspace_id"), max_bytes=max_bytes)
-    except LeadflowError as error:
-        return render_template("portal/_upload_result.html", error=error.message), error.status
-    return render_template("portal/_upload_result.html", document=document, viewer=current_user)
+    for file in files:
+        try:
+            document = documents.upload(current_user, filename=file.filename, data=file.stream.read(max_bytes + 1),
+                                        title=None, kind=request.form.get("kind"),
+                                        workspace_id=request.form.get("workspace_id"), max_bytes=max_bytes)
+        except LeadflowError as error:
+            flash(i18n.t("not_uploaded", lang, name=file.filename, reason=error.message), "error")
+            continue
+        flash(i18n.t("uploaded_one", lang, name=document.title), "ok")
+    return redirect(url_for("portal.index", case=request.form.get("workspace_id") or None), code=303)
+
+
+@bp.post("/language")
+@roles_required(Role.CLIENT)
+def language():
+    """Remember the client's language; the page comes back in it."""
+    current_user.language = i18n.checked_language(request.form.get("language"))
+    db.session.commit()
+    return redirect(url_for("portal.index", case=request.form.get("case") or None), code=303)
+
+
+def _cases() -> list[Workspace]:
+    return list(db.session.scalars(
+        select(Workspace).join(WorkspaceMember, WorkspaceMember.workspace_id == Workspace.id)
+        .where(WorkspaceMember.user_id == current_user.id).order_by(Workspace.id)))
+
+
+def _chosen(cases: list[Workspace], wanted) -> Workspace | None:
+    return next((c for c in cases if str(c.id) == str(wanted)), cases[0] if cases else None)
+
+
+def _checklist_context(case: Workspace | None) -> dict:
+    """The case's checklist items, each with its documents, and the visible documents on no item."""
+    query = scoping.visible_documents(current_user.viewer)
+    if case is None:
+        query = query.where(Document.workspace_id.is_(None))
+    else:
+        # The case's documents, and the client's own that were filed under no case.
+        query = query.where(or_(Document.workspace_id == case.id,
+                                (Document.workspace_id.is_(None)) & (Document.owner_id == current_user.id)))
+    rows = list(db.session.scalars(query.order_by(Document.created_at.desc(), Document.id.desc())
+                                   .limit(CASE_LIMIT)))
+    by_id = {d.id: d for d in rows}
+    states = checklist.for_documents(rows)
+    placed = {d.id for s in states for d in s.documents}
+    items = [(s, [by_id[d.id] for d in s.documents]) for s in states]
+    needed = [s for s in states if s.state != "not_needed"]
+    return {"items": items, "others": [d for d in rows if d.id not in placed],
+            "done": sum(s.state == "done" for s in needed), "total": len(needed), "viewer": current_user}
