@@ -278,7 +278,8 @@ class Stack:
         with self._db_lock:
             if self._db is None or self._db.closed:
                 self._db = psycopg.connect(self.database_url, autocommit=True, connect_timeout=5)
-            return self._db.execute(query, params).fetchall()
+            cursor = self._db.execute(query, params)
+            return cursor.fetchall() if cursor.description else []
 
     def status_counts(self) -> dict[str, int]:
         return dict(self.sql("SELECT status, count(*) FROM documents GROUP BY status"))
