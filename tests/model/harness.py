@@ -69,6 +69,7 @@ class ExtractionDouble:
             self.submissions: list[tuple[str, str | None]] = []
             self.stalled: set[str] = set()  # jobs whose submission stalled (the worker went silent)
             self.on_slow = None      # called inside a "slow" submission: what happens meanwhile
+            self.on_poll = None      # called once inside the next job lookup, after the answer is taken
 
     # -- the client's interface -------------------------------------------------------------
     def healthy(self) -> bool:
@@ -104,7 +105,11 @@ class ExtractionDouble:
             raise ExtractionUnavailable("job lookup failed: ConnectionError")
         with self._lock:
             job = self.jobs.get(job_id)
-            return None if job is None else job.as_wire()
+            answer = None if job is None else job.as_wire()
+            hook, self.on_poll = self.on_poll, None
+        if hook is not None:
+            hook(job_id)    # what happens between the service's answer and the caller acting on it
+        return answer
 
     # -- what the model makes the service do --------------------------------------------------
     def unfinished(self) -> list[ServiceJob]:
