@@ -273,25 +273,31 @@ def settle(stack: Stack, ids: list[str], timeout: float, clock: Clock) -> bool:
         counts = stack.status_counts()
         unsettled = sum(n for status, n in counts.items() if status not in SETTLED)
         queued = backlog(stack)
+        try:
+            # A message a dead worker took with it counts once Dramatiq gives it back; with every
+            # document settled and every delivery processed it has nothing left to do.
+            live = queued - sum(held_by_dead_workers(stack)[0].values())
+        except (redis.RedisError, TypeError):
+            live = queued
         (unprocessed, last_received), = stack.sql(
             "SELECT count(*) FILTER (WHERE processed_at IS NULL), max(received_at) FROM callback_deliveries")
         now = datetime.now(timezone.utc).replace(tzinfo=None)
         quiet_for = (now - last_received).total_seconds() if last_received else QUIET_SECONDS
-        if unsettled == 0 and queued == 0 and unprocessed == 0 and quiet_for >= QUIET_SECONDS:
+        if unsettled == 0 and live == 0 and unprocessed == 0 and quiet_for >= QUIET_SECONDS:
             quiet = True
             break
         if time.monotonic() > deadline:
             clock.say(f"not quiet after {timeout:.0f}s: {format_counts(counts)}, backlog={queued}, "
-                      f"unprocessed deliveries={unprocessed}" + held_by_the_dead(stack))
+                      f"unprocessed deliveries={unprocessed}" + describe_held(stack))
             break
         if time.monotonic() - last_line >= PROGRESS_EVERY:
             last_line = time.monotonic()
             clock.say(f"settling: {format_counts(counts)}, backlog={queued}, unprocessed deliveries={unprocessed}"
-                      + held_by_the_dead(stack))
+                      + describe_held(stack))
         time.sleep(1.0)
     swept = stack.flask("leadflow", "sweep").stdout.split()
-    clock.say(("quiet: every document settled, queues empty" if quiet else "checking anyway")
-              + f"; final sweep: {' '.join(swept)}")
+    clock.say(("quiet: every document settled, every delivery processed, no live message left" if quiet
+               else "checking anyway") + f"; final sweep: {' '.join(swept)}" + describe_held(stack))
     try:
         wait = time.monotonic() + 10
         while stack.backlog() and time.monotonic() < wait:
@@ -301,30 +307,35 @@ def settle(stack: Stack, ids: list[str], timeout: float, clock: Clock) -> bool:
     return quiet
 
 
-def held_by_the_dead(stack: Stack) -> str:
-    """Which waiting messages sit in the ack set of a worker that stopped sending heartbeats
-    (Dramatiq gives them back only after heartbeat_timeout, at a random maintenance pass)."""
+def held_by_dead_workers(stack: Stack) -> tuple[dict[str, int], float]:
+    """Messages in the ack set of a worker that stopped sending heartbeats, per actor, and how long
+    the longest-silent of those workers has been quiet. Dramatiq gives them back only after its
+    heartbeat_timeout (60 s), at a maintenance pass that runs on a random 0.1% of broker calls."""
     ns, r = stack.namespace, stack.redis
+    beats = {k.decode(): v for k, v in r.zrange(f"{ns}:__heartbeats__", 0, -1, withscores=True)}
+    now_ms = time.time() * 1000
+    held, oldest = {}, 0.0
+    for key in r.scan_iter(match=f"{ns}:__acks__.*", count=1000):
+        worker_id, queue = key.decode()[len(f"{ns}:__acks__."):].split(".", 1)
+        silent = (now_ms - beats.get(worker_id, 0)) / 1000
+        if silent < 10:  # a live worker calls Redis (and so beats) at least every second or so
+            continue
+        for message_id in r.smembers(key):
+            body = r.hget(f"{ns}:{queue}.msgs", message_id)
+            if body:
+                actor = json.loads(body).get("actor_name", "?")
+                held[actor] = held.get(actor, 0) + 1
+                oldest = max(oldest, min(silent, 1e6))
+    return held, oldest
+
+
+def describe_held(stack: Stack) -> str:
     try:
-        beats = {k.decode(): v for k, v in r.zrange(f"{ns}:__heartbeats__", 0, -1, withscores=True)}
-        now_ms = time.time() * 1000
-        held, oldest = {}, 0.0
-        for key in r.scan_iter(match=f"{ns}:__acks__.*", count=1000):
-            worker_id, queue = key.decode()[len(f"{ns}:__acks__."):].split(".", 1)
-            silent = (now_ms - beats.get(worker_id, 0)) / 1000
-            if silent < 5:
-                continue
-            for message_id in r.smembers(key):
-                body = r.hget(f"{ns}:{queue}.msgs", message_id)
-                if body:
-                    actor = json.loads(body).get("actor_name", "?")
-                    held[actor] = held.get(actor, 0) + 1
-                    oldest = max(oldest, min(silent, 1e6))
+        held, oldest = held_by_dead_workers(stack)
         if not held:
             return ""
-        dedup = sum(1 for _ in r.scan_iter(match=f"{ns}:dedup:*", count=1000))
-        return (f"; held by dead workers: {held} (silent for up to {oldest:.0f}s), "
-                f"dedup keys taken: {dedup}")
+        dedup = sum(1 for _ in stack.redis.scan_iter(match=f"{stack.namespace}:dedup:*", count=1000))
+        return f"; held by dead workers: {held} (silent for up to {oldest:.0f}s), dedup keys taken: {dedup}"
     except redis.RedisError as exc:
         return f"; Redis: {exc}"
 
