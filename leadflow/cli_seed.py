@@ -83,8 +83,9 @@ def seed_documents(count, brokerage_name, random_seed):
 
 
 def seed(count: int, brokerage_name: str = DEFAULT_BROKERAGE, *, random_seed: int = 1, now: datetime | None = None,
-         progress=lambda message: None) -> Seeded:
-    """Insert `count` documents into the brokerage (created if new); returns what was made."""
+         statuses=STATUSES, per_case: int = DOCUMENTS_PER_CASE, progress=lambda message: None) -> Seeded:
+    """Insert `count` documents into the brokerage (created if new), spread over `statuses`
+    ((status, share) pairs); returns what was made."""
     started = time.monotonic()
     rng = random.Random(random_seed)
     now = now or clock.now()
@@ -93,14 +94,14 @@ def seed(count: int, brokerage_name: str = DEFAULT_BROKERAGE, *, random_seed: in
         brokerage = Brokerage(name=brokerage_name, created_at=now - timedelta(days=HISTORY_DAYS + 30))
         db.session.add(brokerage)
         db.session.flush()
-    cases = _cases(brokerage.id, max(1, count // DOCUMENTS_PER_CASE), rng, now)
+    cases = _cases(brokerage.id, max(1, count // per_case), rng, now)
     db.session.commit()
     progress(f"{len(cases):,} clients and their cases")
 
     made = 0
     while made < count:
         size = min(CHUNK, count - made)
-        rows = [_document(brokerage.id, cases, rng, now) for _ in range(size)]
+        rows = [_document(brokerage.id, cases, rng, now, statuses) for _ in range(size)]
         _write(rows)
         db.session.commit()
         made += size
@@ -154,9 +155,9 @@ def _insert_returning_ids(model, rows: list[dict]) -> list[int]:
     return ids
 
 
-def _document(brokerage_id: int, cases, rng: random.Random, now: datetime) -> tuple:
+def _document(brokerage_id: int, cases, rng: random.Random, now: datetime, statuses) -> tuple:
     workspace_id, owner_id, surname = rng.choice(cases)
-    status = _pick(rng, STATUSES)
+    status = _pick(rng, statuses)
     true_type = _pick(rng, TYPES)
     declared = rng.random()
     kind = true_type if declared < 0.85 else (None if declared < 0.95 else _pick(rng, TYPES))

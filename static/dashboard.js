@@ -247,7 +247,7 @@
       var object = document.createElement("object");
       object.className = "preview";
       object.type = "application/pdf";
-      object.data = row.dataset.file;
+      object.data = row.dataset.file + "#navpanes=0";
       object.setAttribute("aria-label", "Preview of " + (row.dataset.title || "the document"));
       var fallback = element("p", "", "No PDF viewer here. ");
       var open = element("a", "", "Open the PDF");

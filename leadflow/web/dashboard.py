@@ -34,6 +34,7 @@ CHART_MONTHS = 12
 # A signed file link lives this long: enough to open the preview, too short to pass around.
 FILE_LINK_SECONDS = 300
 PREVIEW_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+ACRONYMS = {"iban", "bic", "id", "mrz", "vat", "ust", "eur"}
 
 
 # --- the dashboard -------------------------------------------------------------------------
@@ -293,7 +294,7 @@ def bar_chart(months: list[tuple[str, int]], width: int = 720, height: int = 240
 
 @bp.app_context_processor
 def row_helpers():
-    return {"type_label": type_label, "row_names": row_names, "row_cursor": row_cursor,
+    return {"type_label": type_label, "field_label": field_label, "row_names": row_names, "row_cursor": row_cursor,
             "can_retry": can_retry, "is_system_failure": is_system_failure, "STATUS_ORDER": STATUS_ORDER}
 
 
@@ -302,6 +303,14 @@ def type_label(document_type: str | None) -> str:
     if not document_type:
         return "—"
     return TYPE_TITLES.get(document_type) or document_type.replace("_", " ").capitalize()
+
+
+def field_label(name: str) -> str:
+    """'closing_balance' -> 'Closing balance', 'iban' -> 'IBAN'."""
+    words = [w.upper() if w.lower() in ACRONYMS else w for w in str(name).replace("_", " ").split()]
+    if words and words[0] == words[0].lower():
+        words[0] = words[0][:1].upper() + words[0][1:]
+    return " ".join(words) or str(name)
 
 
 def _title_case_label(en: str) -> str:
