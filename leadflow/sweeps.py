@@ -156,8 +156,13 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
     job = db.session.get(ExtractionJob, job_id)
     earlier = db.session.scalar(select(db.func.count(ExtractionJob.id)).where(
         ExtractionJob.document_id == document_id, ExtractionJob.mode == job.mode))
-    db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id, ExtractionJob.status == "accepted")
-                       .values(status="failed", finished_at=utcnow(), last_error="deadline passed"))
+    given_up = db.session.execute(
+        update(ExtractionJob).where(ExtractionJob.id == job_id, ExtractionJob.status == "accepted")
+        .values(status="failed", finished_at=utcnow(), last_error="deadline passed")).rowcount
+    if given_up != 1:
+        # Its callback won the race meanwhile: the job is finished and its settlement is on the way.
+        outbox.rollback()
+        return
     billing.release(job_id)
     if job.mode != "first" and job.resume_status:
         transitions.apply(document_id, Status.EXTRACTING, Status(job.resume_status), action="deadline_passed",

@@ -141,8 +141,14 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
     moved = transitions.apply(document_id, source, Status.EXTRACTING, action="extraction_started",
                               actor_id=actor_id, note=f"job {job.id} ({mode})", **cleared)
     if not moved:
-        # Someone moved the document while we submitted; the job's callback will be stale.
-        log.warning("document %s left %s during submission of job %s", document_id, source, job.id)
+        # The document moved on while we submitted (the stalled sweep reset a slow worker's
+        # claim): this job's result would be stale. Give it up now, so that nothing waits on
+        # it and its reservation is released, not left open until it expires.
+        log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job.id)
+        outbox.rollback()
+        _fail_job(job.id, f"superseded: the document left {source} during submission")
+        outbox.commit()
+        return Outcome.SKIPPED_NOT_PENDING
     outbox.commit()
     return Outcome.SUBMITTED
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from flask import has_request_context, request
+
 from itsdangerous import BadData, URLSafeSerializer
 
 from leadflow.storage import ObjectInfo, ObjectMissing, StorageError, check_key
@@ -142,7 +144,7 @@ class LocalStorage:
     def download_url(self, key: str, expires_in: int = 300) -> str:
         check_key(key)
         token = self._download_signer.dumps({"k": key, "e": self._expiry(expires_in)})
-        return f"{self.public_base_url}{URL_PREFIX}/{token}"
+        return f"{self._base_url()}{URL_PREFIX}/{token}"
 
     def upload_target(
         self, key: str, content_type: str, max_bytes: int, expires_in: int = 900
@@ -157,9 +159,17 @@ class LocalStorage:
         )
         return {
             "method": "PUT",
-            "url": f"{self.public_base_url}{URL_PREFIX}/upload/{token}",
+            "url": f"{self._base_url()}{URL_PREFIX}/upload/{token}",
             "headers": {"Content-Type": content_type},
         }
+
+    def _base_url(self) -> str:
+        """Where the app is reached: in a request, the address the browser used (so a page on
+        localhost uploads to localhost, same origin, no CORS); elsewhere (a worker handing the
+        extractor a URL) the configured PUBLIC_BASE_URL."""
+        if has_request_context():
+            return request.host_url.rstrip("/")
+        return self.public_base_url
 
     # -- what the files blueprint needs -------------------------------------------------
 

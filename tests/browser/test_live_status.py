@@ -1,6 +1,5 @@
 """The live screens in headless Chromium: status changes reach every page that may see them, no page
 that may not, and a page that lost its socket catches up when it comes back."""
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -10,7 +9,6 @@ from tests.conftest import SAMPLES
 pytestmark = pytest.mark.browser
 
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Upload to a settled status runs the worker and the extractor (OCR included) end to end.
 SETTLE_TIMEOUT_MS = 20_000
 # A dropped socket retries with full-jitter backoff (up to 1 s, 2 s, 4 s ... between attempts).
@@ -41,8 +39,6 @@ def test_a_client_and_an_advisor_both_see_the_status_change_without_reloading(si
         expect(page.locator("#connection")).to_have_text("Live")
         assert page.evaluate("window.__marker") == MARKER, "the page was reloaded"
 
-    _screenshot(portal, "portal")
-    _screenshot(dashboard, "dashboard")
 
 
 def test_the_upload_answer_alone_puts_the_new_row_in_the_list(sign_in, world):
@@ -108,7 +104,6 @@ def test_a_document_the_system_could_not_place_joins_the_review_queue_live(sign_
     expect(row.locator("[data-testid=status]")).to_have_text("ACTION REQUIRED")
     expect(row.get_by_role("button", name="Decide")).to_be_visible()
     expect(review.locator(DOCUMENT_ROWS)).to_have_count(1)
-    _screenshot(review, "review")
 
 
 def _wait_for_status(api, document_id, status: str) -> None:
@@ -127,6 +122,3 @@ def _record_socket_messages(page) -> None:
     }""")
 
 
-def _screenshot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
