@@ -76,10 +76,10 @@ STEPS = int(os.environ.get("LEADFLOW_MODEL_STEPS") or 30)
 # A random seed per run (every run explores new paths), printed so that any run can be replayed.
 SEED = int(os.environ.get("LEADFLOW_MODEL_SEED") or random.SystemRandom().randrange(2 ** 32))
 
-# App bugs this model found, each kept as a strict xfail at the bottom (the shrunk example) and
-# reported. While one is open the model tolerates exactly its symptom, on exactly the jobs it
-# made, and checks everything else; LEADFLOW_MODEL_STRICT=1 tolerates nothing. Once the app is
-# fixed, its xfail turns red: then make its flag False.
+# App bugs this model found, each kept at the bottom as a regression test (its shrunk example).
+# While a found bug is open the model may tolerate exactly its symptom, on exactly the jobs it
+# made, behind a flag like these (kept as a strict xfail meanwhile); LEADFLOW_MODEL_STRICT=1
+# tolerates nothing. Both below are fixed.
 STRICT = os.environ.get("LEADFLOW_MODEL_STRICT") == "1"
 # 1. A worker that stalls inside its submission past the stalled threshold leaves the job it
 #    submitted "accepted" for ever, no longer its document's current job, its credits reserved
