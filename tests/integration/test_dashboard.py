@@ -238,7 +238,7 @@ def test_a_correction_from_the_page_makes_a_new_version_and_the_diff_shows_it(ap
     advisor = signed_in(app, world.advisor_a)
     page = advisor.get(f"/documents/{document_id}").get_data(as_text=True)
     assert 'name="field.iban"' in page and 'data-testid="fields-version">version 1 · generated' in page
-    assert f'data="/documents/{document_id}/file" type="application/pdf"' in page
+    assert f'data="/documents/{document_id}/file#navpanes=0" type="application/pdf"' in page
 
     saved = post(advisor, f"/documents/{document_id}/corrections",
                  {"version": "1", "field.holder": "Rahul Mustermann-Corrected"})
