@@ -85,6 +85,29 @@ def test_counts_and_a_filtered_list_follow_the_pushes_and_keep_to_their_filter(s
     expect(waiting.locator(ROWS)).to_have_count(1)
 
 
+def test_a_case_page_shows_its_own_uploads_live_and_its_checklist_follows(sign_in, world):
+    case = sign_in(world.advisor_a)
+    case.goto(f"/workspaces/{world.workspace_a}")
+    expect(case.locator("#connection")).to_have_text("Live", timeout=10_000)
+    bank_statements = case.locator("[data-item=bank_statements]")
+    expect(bank_statements).to_contain_text("0 of 3 verified")
+
+    in_case = world.client_a.api.upload(BANK_STATEMENT, kind="bank_statement").json()["id"]
+    world.client_a.api.wait_for_status(in_case, "VERIFIED")
+    elsewhere = world.advisor_a.api.upload(BANK_STATEMENT, kind="bank_statement").json()["id"]   # in no case
+    world.advisor_a.api.wait_for_status(elsewhere, "VERIFIED")
+    # Pushes arrive in order: once a later upload of the case is shown, the other one's are past.
+    sentinel = world.client_a.api.upload(BANK_STATEMENT, kind="payslip").json()["id"]
+    expect(case.locator(f"#document-{sentinel}").get_by_test_id("status")).to_have_text(
+        "ACTION REQUIRED", timeout=SETTLE_TIMEOUT_MS)
+
+    expect(case.locator(f"#document-{in_case}").get_by_test_id("status")).to_have_text("VERIFIED")
+    expect(case.locator(f"#document-{elsewhere}")).to_have_count(0)
+    expect(case.locator(ROWS)).to_have_count(2)
+    expect(bank_statements).to_contain_text("1 of 3 verified")
+    expect(bank_statements.locator(f"a[href='/documents/{in_case}']")).to_have_count(1)
+
+
 def test_an_admin_decides_a_document_from_the_queue_with_the_keyboard_and_it_leaves_the_queue(sign_in, world):
     review = sign_in(world.platform_admin)
     assert review.url.endswith("/review")

@@ -381,3 +381,15 @@ def _bare_document(app, world, title: str, created: datetime | None = None) -> s
         document_id = document.id
         db.session.remove()
     return document_id
+
+
+def test_a_client_sees_their_own_documents_page_with_the_file_but_not_the_staff_tools(app, world):
+    document_id = _uploaded(world, kind="bank_statement", status="VERIFIED")
+    response = signed_in(app, world.client_a).get(f"/documents/{document_id}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert f'id="document-{document_id}"' in page and f"/documents/{document_id}/file" in page
+    for staff_only in ('id="fields-panel"', 'id="actions-panel"', 'id="versions-panel"', 'id="history-panel"'):
+        assert staff_only not in page
+    assert signed_in(app, world.client_a).get(f"/documents/{document_id}/panels/fields").status_code == 404
+    assert signed_in(app, world.client_b).get(f"/documents/{document_id}").status_code == 404
