@@ -5,9 +5,10 @@ import re
 from datetime import datetime, timedelta
 
 import pytest
+from flask.testing import FlaskClient
 
 from tests.conftest import SAMPLES
-from tests.plugins.live import TODAY
+from tests.plugins.live import TODAY, wait_until
 
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
 ROW = re.compile(r'<tr id="document-([0-9a-f]+)"')
@@ -16,9 +17,23 @@ NEXT = re.compile(r'<a id="next-page"[^>]*?href="([^"]*)"[^>]*?(hidden)?>')
 
 # --- helpers ---------------------------------------------------------------------------------
 
+class LiveHostClient(FlaskClient):
+    """A test client whose requests name the live server as their host, as a browser's would:
+    a signed file URL made during a request (the extractor fetches it on a reprocess) must
+    point where something answers."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
+        return super().open(*args, **kwargs)
+
+    def session_transaction(self, *args, **kwargs):
+        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
+        return super().session_transaction(*args, **kwargs)
+
+
 def signed_in(app, person):
     """A Flask test client with the person's browser session (no password round trip)."""
-    client = app.test_client()
+    client = LiveHostClient(app, app.response_class, use_cookies=True)
     with client.session_transaction() as session:
         session["_user_id"] = str(person.user_id)
         session["_fresh"] = True
@@ -393,3 +408,32 @@ def test_a_client_sees_their_own_documents_page_with_the_file_but_not_the_staff_
         assert staff_only not in page
     assert signed_in(app, world.client_a).get(f"/documents/{document_id}/panels/fields").status_code == 404
     assert signed_in(app, world.client_b).get(f"/documents/{document_id}").status_code == 404
+
+
+def test_reprocess_customise_and_revert_from_the_page_each_add_a_version(app, world):
+    document_id = _uploaded(world, kind="bank_statement", status="VERIFIED")
+    advisor = signed_in(app, world.advisor_a)
+    api = world.advisor_a.api
+
+    def causes():
+        return [v["cause"] for v in api.get(f"/api/documents/{document_id}/versions").json()["versions"]
+                if v["part"] == "content"]
+
+    reprocessed = post(advisor, f"/documents/{document_id}/reprocess")
+    assert reprocessed.status_code == 200 and "Extracting again" in reprocessed.get_data(as_text=True)
+    assert 'data-status="EXTRACTING"' in reprocessed.get_data(as_text=True)   # the row, out of band
+    api.wait_for_status(document_id, "VERIFIED")
+    assert causes() == ["generated", "reprocessed"]
+
+    customised = post(advisor, f"/documents/{document_id}/customise", {"fields": ["iban", "holder"], "more_fields": "bank"})
+    assert customised.status_code == 200 and "Asked for iban, holder, bank" in customised.get_data(as_text=True)
+    api.wait_for_status(document_id, "VERIFIED")
+    wait_until(lambda: causes() == ["generated", "reprocessed", "customised"], message="the customised version")
+    content = api.get(f"/api/documents/{document_id}/content").json()["content"]
+    assert list(content["fields"]) == ["iban", "holder", "bank"]
+
+    reverted = post(advisor, f"/documents/{document_id}/revert")
+    assert reverted.status_code == 200 and "Back to the original extraction" in reverted.get_data(as_text=True)
+    assert causes() == ["generated", "reprocessed", "customised", "reverted"]
+    fields = advisor.get(f"/documents/{document_id}/panels/fields").get_data(as_text=True)
+    assert "version 4 · reverted" in fields and 'name="field.period_start"' in fields
