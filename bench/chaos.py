@@ -73,21 +73,25 @@ def main(argv=None) -> int:
                       f"~{args.upload_seconds:.0f}s; a worker is SIGKILLed every ~{args.kill_every:.0f}s, "
                       f"Redis restarts once")
             chaos.redis_at = time.monotonic() + args.upload_seconds * 0.5
-            chaos.start()
             progress = Progress(stack, clock, chaos, args.documents)
+            chaos.start()
             progress.start()
-            ids = upload_all(uploader, samples, args.documents, args.upload_seconds, random.Random(seed))
-            clock.say(f"uploads done: {len(ids)} acknowledged, {len(uploader.failures)} failed"
-                      + (f" (first: {uploader.failures[0]})" if uploader.failures else ""))
-            time.sleep(args.kill_tail)
-            chaos.finish()
+            try:
+                ids = upload_all(uploader, samples, args.documents, args.upload_seconds, random.Random(seed))
+                clock.say(f"uploads done: {len(ids)} acknowledged, {len(uploader.failures)} failed"
+                          + (f" (first: {uploader.failures[0]})" if uploader.failures else ""))
+                time.sleep(args.kill_tail)
+            finally:
+                chaos.finish()  # before the stack goes down, so that it starts nothing more
             clock.say(f"chaos over: kills={chaos.kills} redis_restarts={chaos.redis_restarts}"
                       + (f", processes that exited by themselves: {chaos.crashes}" if chaos.crashes else ""))
 
-            quiet = settle(stack, ids, args.settle_timeout, clock)
+            try:
+                quiet = settle(stack, ids, args.settle_timeout, clock)
+            finally:
+                progress.stop()
             for name, code in stack.exited().items():
                 clock.say(f"{name} exited by itself with code {code} after the chaos phase")
-            progress.stop()
             result = check(stack, ids, clock)
             result.documents = len(ids)
             result.requested = args.documents
