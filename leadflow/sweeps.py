@@ -59,13 +59,20 @@ def run_all(now: datetime | None = None) -> dict[str, int | None]:
 
 
 def sweep_pending(now: datetime, batch: int) -> int:
-    threshold = now - timedelta(milliseconds=current_app.config["PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS"])
-    rows = db.session.execute(_oldest(Status.PENDING, threshold, batch)).all()
+    """Enqueue documents PENDING past the threshold. The dedup key normally stands for a live
+    message, so one already queued is not sent twice; past twice the threshold the message it
+    stands for is taken to be lost (held by a worker that was killed, which Dramatiq hands back
+    only after its heartbeat times out) and the key is taken over. A duplicate that results
+    loses the claim and does nothing."""
+    wait = timedelta(milliseconds=current_app.config["PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS"])
+    rows = db.session.execute(_oldest(Status.PENDING, now - wait, batch, Document.status_changed_at)).all()
     import tasks
     sent = 0
-    for document_id, brokerage_id in rows:
-        # The dedup key stands for a live message: one already queued is not sent twice.
-        sent += jobs.send_once(tasks.verify_document, jobs.verification_key(document_id), document_id, brokerage_id)
+    for document_id, brokerage_id, since in rows:
+        key = jobs.verification_key(document_id)
+        if since < now - 2 * wait:
+            jobs.dedup().release(key)
+        sent += jobs.send_once(tasks.verify_document, key, document_id, brokerage_id)
     return sent
 
 
@@ -127,8 +134,8 @@ def sweep_reservations(now: datetime, batch: int) -> int:
     return closed
 
 
-def _oldest(status: Status, older_than: datetime, batch: int):
-    query = (select(Document.id, Document.brokerage_id)
+def _oldest(status: Status, older_than: datetime, batch: int, *extra_columns):
+    query = (select(Document.id, Document.brokerage_id, *extra_columns)
              .where(Document.status == status.value, Document.status_changed_at < older_than)
              .order_by(Document.status_changed_at).limit(batch))
     if db.engine.dialect.name == "postgresql":

@@ -342,3 +342,16 @@ def test_an_admin_can_retry_a_system_failure_and_it_finishes(world, app):
     assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
     again = world.platform_admin.api.post(f"/api/documents/{document_id}/retry")
     assert again.status_code == 409, "a verdict is not a system failure"
+
+
+def test_a_pending_document_whose_message_died_with_its_worker_is_taken_over_by_the_sweep(world, app, live):
+    from leadflow import jobs
+    document_id = _upload_without_enqueue(world, app)
+    # A worker took the message (and so its dedup key) and was killed before running it.
+    assert jobs.dedup().acquire(jobs.verification_key(document_id))
+    with app.app_context():
+        clock.shift(timedelta(minutes=6))
+        assert sweeps.run("pending") == 0, "within twice the threshold the key still counts as a live message"
+        clock.shift(timedelta(minutes=5))
+        assert sweeps.run("pending") == 1
+    assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
