@@ -55,8 +55,11 @@ def index():
     context = dict(view="dashboard", documents=rows, filters=filters, next_cursor=next_cursor,
                    page_size=PAGE_SIZE, viewer=current_user._get_current_object())
     if request.headers.get("HX-Target") == "results":
-        # Live search and filter changes swap the results only; the socket stays open.
-        return render_template("dashboard/_results.html", **context)
+        # Live search and filter changes swap the results only (the socket stays open); the
+        # address bar gets the filters' link, without the empty fields the form sent.
+        # The counts come along out of band: their links keep the new filters.
+        return render_template("dashboard/_results.html", **context, counts=_counts(current_user.brokerage_id),
+                               counts_oob=True), 200, {"HX-Push-Url": url_for("dashboard.index", **filters.args())}
     brokerage_id = current_user.brokerage_id
     return render_template(
         "dashboard/index.html", **context, counts=_counts(brokerage_id),

@@ -85,6 +85,25 @@ def test_counts_and_a_filtered_list_follow_the_pushes_and_keep_to_their_filter(s
     expect(waiting.locator(ROWS)).to_have_count(1)
 
 
+def test_typing_a_search_narrows_the_list_in_place_and_the_address_becomes_its_link(sign_in, world, app):
+    _seed(app, world, 60)
+    dashboard = sign_in(world.advisor_a)
+    dashboard.evaluate("marker => { window.__marker = marker }", MARKER)
+    dashboard.get_by_label("Search by name").fill("gehalts")
+    dashboard.wait_for_url("**/dashboard?q=gehalts")
+    titles = dashboard.locator(f"{ROWS} .doc-title")
+    expect(titles.first).to_contain_text("Gehaltsabrechnung")
+    for title in titles.all_inner_texts():
+        assert "gehalts" in title.lower(), title
+    dashboard.get_by_label("Status", exact=True).select_option("REJECTED")
+    dashboard.wait_for_url("**/dashboard?status=REJECTED&q=gehalts")
+    expect(dashboard.locator("#documents-body")).to_have_attribute("data-filter-status", "REJECTED")
+    # The counts' links keep the other filters as they change.
+    expect(dashboard.locator(".count-verified")).to_have_attribute("href", "/dashboard?status=VERIFIED&q=gehalts")
+    assert dashboard.evaluate("window.__marker") == MARKER, "the page was reloaded"
+    expect(dashboard.locator("#connection")).to_have_text("Live")
+
+
 def test_a_case_page_shows_its_own_uploads_live_and_its_checklist_follows(sign_in, world):
     case = sign_in(world.advisor_a)
     case.goto(f"/workspaces/{world.workspace_a}")
