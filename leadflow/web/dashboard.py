@@ -109,10 +109,12 @@ def workspace(workspace_id):
     case = _workspace_or_404(workspace_id)
     rows = documents_for("workspace", {"workspace": case.id})
     _preload_names(rows)
-    members = db.session.scalars(select(User).join(WorkspaceMember, WorkspaceMember.user_id == User.id)
+    members = db.session.scalars(scoping.in_brokerage(User, case.brokerage_id)
+                                 .join(WorkspaceMember, WorkspaceMember.user_id == User.id)
                                  .where(WorkspaceMember.workspace_id == case.id).order_by(User.name)).all()
-    return render_template("workspaces/show.html", view="workspace", workspace=case, members=members, viewer=current_user,
-                           documents=rows, items=checklist.for_workspace(case.id, case.brokerage_id))
+    return render_template("workspaces/show.html", view="workspace", workspace=case, members=members,
+                           viewer=current_user, documents=rows,
+                           items=checklist.for_workspace(case.id, case.brokerage_id))
 
 
 @bp.get("/workspaces/<int:workspace_id>/checklist")
@@ -279,16 +281,17 @@ def bar_chart(months: list[tuple[str, int]], width: int = 720, height: int = 240
     top, bottom, left = 24, 40, 48
     plot = height - top - bottom
     highest = max((pages for _, pages in months), default=0)
-    scale_max = _nice_ceiling(highest)
+    step = _nice_ceiling(-(-highest // 4)) or 1      # four gridlines at round numbers
+    scale_max = step * 4
     slot = (width - left - 8) / max(len(months), 1)
     bars = []
     for i, (key, pages) in enumerate(months):
-        bar_height = round(plot * pages / scale_max, 1) if scale_max else 0
+        bar_height = round(plot * pages / scale_max, 1)
         x = round(left + i * slot + slot * 0.15, 1)
         bars.append({"month": key, "label": datetime.strptime(key, "%Y-%m").strftime("%b %y"), "pages": pages,
                      "x": x, "width": round(slot * 0.7, 1), "y": round(top + plot - bar_height, 1),
                      "height": bar_height, "cx": round(x + slot * 0.35, 1)})
-    ticks = [{"value": round(scale_max * k / 4), "y": round(top + plot - plot * k / 4, 1)} for k in range(5)]
+    ticks = [{"value": step * k, "y": round(top + plot - plot * k / 4, 1)} for k in range(5)]
     return {"width": width, "height": height, "bars": bars, "ticks": ticks, "left": left,
             "baseline": top + plot, "right": width - 8}
 
@@ -586,7 +589,7 @@ def _month_starts(now: datetime, months: int) -> list[datetime]:
 
 
 def _nice_ceiling(value: int) -> int:
-    """The chart's top: 1, 2 or 5 times a power of ten, at least `value` (0 stays 0)."""
+    """1, 2 or 5 times a power of ten, at least `value` (0 stays 0)."""
     if value <= 0:
         return 0
     step = 1
