@@ -23,7 +23,8 @@ def visible_documents(viewer: Viewer):
         return query.where(Document.brokerage_id == viewer.brokerage_id)
     shared = select(DocumentShare.document_id).where(DocumentShare.user_id == viewer.id)
     workspaces = select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == viewer.id)
-    return query.where(or_(Document.owner_id == viewer.id,
+    return query.where(Document.brokerage_id == viewer.brokerage_id,
+                       or_(Document.owner_id == viewer.id,
                            Document.id.in_(shared),
                            Document.workspace_id.in_(workspaces)))
 

@@ -30,10 +30,15 @@ class DocumentFacts:
 
 
 def may_see(viewer: Viewer, document: DocumentFacts) -> bool:
-    """True when the viewer is in the document's audience."""
+    """True when the viewer is in the document's audience.
+
+    A document never leaves its brokerage: owner, shares and case members are all people of
+    that brokerage (sharing refuses anyone else), and platform admins see every brokerage."""
     if viewer.role == Role.PLATFORM_ADMIN:
         return True
-    if viewer.role in STAFF_ROLES and viewer.brokerage_id == document.brokerage_id:
+    if viewer.brokerage_id != document.brokerage_id:
+        return False
+    if viewer.role in STAFF_ROLES:
         return True
     return (viewer.id == document.owner_id
             or viewer.id in document.shared_with_ids

@@ -101,6 +101,9 @@ def share(user: User, document_id: str, email: str) -> DocumentShare:
     target = db.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
     if target is None:
         raise InvalidInput("No user with that email address.", code="unknown_user")
+    if target.brokerage_id != document.brokerage_id and not target.is_platform_admin:
+        # A document never leaves its brokerage (leadflow.domain.audience).
+        raise InvalidInput("You can share a document only with people of its brokerage.", code="other_brokerage")
     existing = db.session.get(DocumentShare, (document.id, target.id))
     if existing:
         return existing

@@ -144,7 +144,9 @@ class LocalStorage:
     def download_url(self, key: str, expires_in: int = 300) -> str:
         check_key(key)
         token = self._download_signer.dumps({"k": key, "e": self._expiry(expires_in)})
-        return f"{self._base_url()}{URL_PREFIX}/{token}"
+        # Always the configured address: the extraction service fetches these, and a request's
+        # Host header (which a client controls) must never decide where a signed token is sent.
+        return f"{self.public_base_url}{URL_PREFIX}/{token}"
 
     def upload_target(
         self, key: str, content_type: str, max_bytes: int, expires_in: int = 900
@@ -159,14 +161,14 @@ class LocalStorage:
         )
         return {
             "method": "PUT",
-            "url": f"{self._base_url()}{URL_PREFIX}/upload/{token}",
+            "url": f"{self._upload_base_url()}{URL_PREFIX}/upload/{token}",
             "headers": {"Content-Type": content_type},
         }
 
-    def _base_url(self) -> str:
-        """Where the app is reached: in a request, the address the browser used (so a page on
-        localhost uploads to localhost, same origin, no CORS); elsewhere (a worker handing the
-        extractor a URL) the configured PUBLIC_BASE_URL."""
+    def _upload_base_url(self) -> str:
+        """Where a browser uploads: in a request, the address it used (a page on localhost
+        uploads to localhost: same origin, no CORS; a forged Host header only misdirects the
+        forger's own upload); elsewhere the configured PUBLIC_BASE_URL."""
         if has_request_context():
             return request.host_url.rstrip("/")
         return self.public_base_url

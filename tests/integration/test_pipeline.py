@@ -120,3 +120,10 @@ def test_another_brokerages_document_is_404_on_every_route(world):
     # The same routes answer for someone in the audience, so the 404s above are the tenant check.
     assert world.advisor_a.api.get(f"/api/documents/{document_id}/history").status_code == 200
     assert world.client_a.api.get(f"/api/documents/{document_id}").status_code == 200
+
+
+def test_a_document_can_be_shared_only_within_its_brokerage(world):
+    document = _verified_document(world)
+    refused = world.advisor_a.api.post(f"/api/documents/{document['id']}/shares", json={"email": "client@b.example"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "other_brokerage"
+    assert world.client_b.api.get(f"/api/documents/{document['id']}").status_code == 404

@@ -310,3 +310,15 @@ def test_the_routes_do_not_exist_when_storage_is_not_local(storage):
     app.register_blueprint(files_bp)
     token = storage.download_url("doc").rsplit("/", 1)[1]
     assert app.test_client().get(f"/files/{token}").status_code == 404
+
+
+def test_a_download_url_ignores_the_requests_host_but_an_upload_target_follows_it(storage):
+    # Download URLs go to the extraction service: a forged Host header must not redirect a
+    # signed token elsewhere. Upload targets go back to the browser that asked, same origin.
+    app = Flask(__name__)
+    with app.test_request_context(base_url="http://evil.example"):
+        assert storage.download_url("brokerages/1/a.pdf").startswith(storage.public_base_url + "/files/")
+        target = storage.upload_target("brokerages/1/b.pdf", "application/pdf", max_bytes=10)
+        assert target["url"].startswith("http://evil.example/files/upload/")
+    assert storage.upload_target("brokerages/1/b.pdf", "application/pdf", 10)["url"].startswith(
+        storage.public_base_url)

@@ -12,7 +12,12 @@ def viewer(user_id, role, brokerage_id=1):
 def test_the_owner_a_workspace_member_and_a_direct_share_may_see_it():
     assert may_see(viewer(10, "client"), DOC)
     assert may_see(viewer(11, "client"), DOC)
-    assert may_see(viewer(12, "client", brokerage_id=2), DOC)
+    assert may_see(viewer(12, "client"), DOC)
+
+
+def test_nobody_of_another_brokerage_sees_it_even_with_a_share_on_record():
+    assert not may_see(viewer(12, "client", brokerage_id=2), DOC)
+    assert not may_see(viewer(12, "advisor", brokerage_id=2), DOC)
 
 
 def test_staff_of_its_brokerage_and_platform_admins_may_see_it():
