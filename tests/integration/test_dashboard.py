@@ -287,10 +287,11 @@ def test_actions_answer_with_their_errors_inline(app, world):
     assert custom.status_code == 400 and "Pick at least one field" in custom.get_data(as_text=True)
     retry = post(advisor, f"/documents/{document_id}/retry")
     assert retry.status_code == 403 and "Only an admin" in retry.get_data(as_text=True)
+    outside = post(advisor, f"/documents/{document_id}/shares", {"email": "client@b.example"})
+    assert outside.status_code == 400 and "only with people of its brokerage" in outside.get_data(as_text=True)
     assert world.client_b.api.get(f"/api/documents/{document_id}").status_code == 404
-    shared = post(advisor, f"/documents/{document_id}/shares", {"email": "client@b.example"})
-    assert shared.status_code == 200 and "Shared with client@b.example" in shared.get_data(as_text=True)
-    assert world.client_b.api.get(f"/api/documents/{document_id}").status_code == 200
+    shared = post(advisor, f"/documents/{document_id}/shares", {"email": "admin@a.example"})
+    assert shared.status_code == 200 and "Shared with admin@a.example" in shared.get_data(as_text=True)
 
 
 # --- review ----------------------------------------------------------------------------------
