@@ -36,6 +36,7 @@ SUBMIT_FAULTS = (
     "crash_before_accept",  # crash point (b): after the reservation, before the service has the job
     "crash_after_accept",   # the service has the job, the process dies before recording it
     "slow",                 # the worker stalls in the call for longer than the stalled threshold
+    "others_run",           # while the worker waits for the answer, other workers run every queued message
 )
 
 
@@ -69,6 +70,7 @@ class ExtractionDouble:
             self.submissions: list[tuple[str, str | None]] = []
             self.stalled: set[str] = set()  # jobs whose submission stalled (the worker went silent)
             self.on_slow = None      # called inside a "slow" submission: what happens meanwhile
+            self.on_busy = None      # called inside an "others_run" submission
             self.on_poll = None      # called once inside the next job lookup, after the answer is taken
 
     # -- the client's interface -------------------------------------------------------------
@@ -92,6 +94,8 @@ class ExtractionDouble:
             with self._lock:
                 self.stalled.add(job_id)
             self.on_slow()
+        if fault == "others_run" and self.on_busy is not None:
+            self.on_busy()
         with self._lock:
             # The contract: a job id the service already knows is answered 202 and not run again.
             self.jobs.setdefault(job_id, ServiceJob(job_id, document_url, mode))

@@ -1,15 +1,17 @@
 """Nothing stuck, nothing done twice: a Hypothesis state machine over the real pipeline.
 
 The model drives the app's own services, sweeps, outbox and ledger against PostgreSQL, step by
-step, in this process: uploads; claims by several workers at once; submissions to a scripted
-extraction service that may be up, down, refusing, slow or crash the worker; callbacks that
-arrive once, twice, late, out of order, for a stale job, never, or forged; the five sweeps;
-clock jumps past every threshold and deadline; crashes right after a commit (the enqueue or the
+step, in this process (no Dramatiq worker: tests/model/harness.py captures what would be
+enqueued, and a scripted double stands in for the extraction service): uploads; claims by
+several workers at once; submissions to a service that may be up, down, refusing, losing its
+answer, slow, or crash the worker; callbacks that arrive once, twice, late, out of order, too
+early, for a stale job, never, or forged; the five sweeps; clock jumps past every threshold and
+deadline; a person deciding a type; crashes right after a commit (the enqueue or the
 settlement never happens) and a settlement that lands before the status. After every step it
-checks the invariants below; at the end of every example (and whenever the rule
-`settle_everything` is drawn) it lets time pass and the sweeps run until nothing moves, and
-checks that every document ended in a settled state within its deadlines and that nothing is
-left open.
+checks the invariants below. At the end of every example (and whenever `settle_everything` is
+drawn) it lets deadlines pass and the sweeps run, round after round, and checks that every
+document settled within (attempts + 1) rounds of one deadline plus one sweep interval, and that
+no reservation, job, delivery or message is left open.
 
 Invariants, after every step:
 - every document has one lifecycle status; once VERIFIED or REJECTED it never changes again
@@ -18,10 +20,13 @@ Invariants, after every step:
   of `lifecycle.ALLOWED`; one realtime event per audit row, none for a rolled-back change;
 - content versions: at most one per (job, part), numbered 1..n without gaps, one per applied
   extraction result;
-- the ledger balances (`billing.check_all()`), a closed reservation never changes again
-  (nothing settled twice), an open reservation belongs to its document's live job (or to a
-  finished job whose settlement a crash lost, until the reservations sweep ran);
+- the ledger balances (`billing.check_all()`); a closed reservation never changes again (nothing
+  settled twice) and matches how its job ended (a completed job's pages charged, a failed job's
+  released); an open reservation belongs to its document's live job, or to a finished job whose
+  settlement a crash lost, and then only until the reservations sweep ran;
 - an EXTRACTING document's current job is accepted by the service.
+Each rule also checks its own step: one claim among racing workers, nothing changed by a
+duplicate, forged or ignored callback, a processed delivery doing what the contract says.
 
 Reproduce a failure with the `@reproduce_failure` blob Hypothesis prints, or rerun the whole run
 with the printed seed: `LEADFLOW_MODEL_SEED=<seed> .venv/bin/python -m pytest tests/model`.
@@ -71,24 +76,12 @@ VERIFY_ATTEMPTS = 3         # tasks.documents.verify_document: max_retries=2
 PROCESS_ATTEMPTS = 6        # tasks.documents.process_delivery: max_retries=5
 SETTLED_STATES = {s.value for s in SETTLED}
 
-EXAMPLES = int(os.environ.get("LEADFLOW_MODEL_EXAMPLES") or 40)
+EXAMPLES = int(os.environ.get("LEADFLOW_MODEL_EXAMPLES") or 80)
 STEPS = int(os.environ.get("LEADFLOW_MODEL_STEPS") or 30)
 # A random seed per run (every run explores new paths), printed so that any run can be replayed.
 SEED = int(os.environ.get("LEADFLOW_MODEL_SEED") or random.SystemRandom().randrange(2 ** 32))
 
-# App bugs this model found, each kept at the bottom as a regression test (its shrunk example).
-# While a found bug is open the model may tolerate exactly its symptom, on exactly the jobs it
-# made, behind a flag like these (kept as a strict xfail meanwhile); LEADFLOW_MODEL_STRICT=1
-# tolerates nothing. Both below are fixed.
-STRICT = os.environ.get("LEADFLOW_MODEL_STRICT") == "1"
-# 1. A worker that stalls inside its submission past the stalled threshold leaves the job it
-#    submitted "accepted" for ever, no longer its document's current job, its credits reserved
-#    until the reservation expires 24 h later (pipeline.submit).
-TOLERATE_JOBS_ORPHANED_BY_A_STALLED_SUBMISSION = False  # fixed: pipeline.submit gives such a job up
-# 2. The deadline sweep releases the reservation of a job whose callback completed it while the
-#    sweep was asking the service about it, when that callback's settlement has not run yet
-#    (sweeps._recover_overdue): the pages the job used are never charged.
-TOLERATE_RELEASES_BY_A_DEADLINE_SWEEP_THAT_LOST_THE_RACE = False  # fixed: the sweep releases only jobs it failed
+# App bugs this model found are kept at the bottom as regression tests (their shrunk examples).
 
 CLOCK_JUMPS = (timedelta(seconds=31),   # past the deliveries sweep's grace
                timedelta(minutes=6),    # past the pending threshold (5 min)
@@ -166,9 +159,6 @@ class PipelineModel(RuleBasedStateMachine):
         self.settlement_owed: set[str] = set()      # finished jobs whose settlement a crash lost
         self.settled_early: set[str] = set()        # jobs whose reservation crash point (c) closed first
         self.labels: dict[str, str] = {}
-        self.tolerate_orphans = TOLERATE_JOBS_ORPHANED_BY_A_STALLED_SUBMISSION
-        self.tolerate_racing_releases = TOLERATE_RELEASES_BY_A_DEADLINE_SWEEP_THAT_LOST_THE_RACE
-        self.raced_the_deadline_sweep: set[str] = set()   # jobs completed while the deadline sweep polled
         self._main_thread = threading.current_thread()
         self._from_threads: list[tuple[str, str]] = []
         self._reset_world()
@@ -500,7 +490,8 @@ class PipelineModel(RuleBasedStateMachine):
                    CreditReservation.expires_at, ExtractionJob.status.label("job_status"),
                    ExtractionJob.pages_reported, Document.current_job_id, Document.id.label("document_id"))
             .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
-            .join(Document, Document.id == ExtractionJob.document_id))
+            .join(Document, Document.id == ExtractionJob.document_id)
+            .order_by(CreditReservation.id))
         for row in rows:
             job = self._label(row.job_id)
             if row.status == "open":
@@ -508,7 +499,7 @@ class PipelineModel(RuleBasedStateMachine):
                 if row.job_status in ("completed", "failed"):
                     assert row.job_id in self.settlement_owed, (
                         f"{job} is {row.job_status} but its reservation is open (no crash lost its settlement)")
-                elif not self._known_orphan(row.job_id, row.current_job_id):
+                else:
                     assert row.current_job_id == row.job_id, (
                         f"{job} is {row.job_status} with an open reservation, but {self._label(row.document_id)}'s "
                         f"current job is {self._label(row.current_job_id)}: nothing will ever finish {job} or close "
@@ -524,10 +515,6 @@ class PipelineModel(RuleBasedStateMachine):
             if row.job_id in self.settled_early:
                 continue
             if row.job_status == "completed":
-                if row.status == "released" and not expired and self.tolerate_racing_releases \
-                        and row.job_id in self.raced_the_deadline_sweep:
-                    self._event("known bug: a deadline sweep released a completed job's reservation")
-                    continue
                 assert row.status == "settled" or expired, (
                     f"{job} completed ({row.pages_reported} pages) but its reservation was released before it "
                     f"expired: the pages it used were never charged")
@@ -558,7 +545,7 @@ class PipelineModel(RuleBasedStateMachine):
                 self._quiesce("silent")
         finally:
             self._reader.close()
-            self.world.extraction.on_slow = None
+            self.world.extraction.on_slow = self.world.extraction.on_busy = None
             clock.reset()
             db.session.remove()
             self.ctx.pop()
@@ -610,16 +597,10 @@ class PipelineModel(RuleBasedStateMachine):
             self._sweep(name)
             self._drain()
         open_reservations = [self._label(r.job_id) for r in self._rows(
-            select(CreditReservation.job_id, Document.current_job_id)
-            .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
-            .join(Document, Document.id == ExtractionJob.document_id)
-            .where(CreditReservation.status == "open")) if not self._known_orphan(r.job_id, r.current_job_id)]
+            select(CreditReservation.job_id).where(CreditReservation.status == "open"))]
         assert not open_reservations, f"open reservations once everything settled: {open_reservations}"
         live_jobs = {self._label(r.id): r.status for r in self._rows(
-            select(ExtractionJob.id, ExtractionJob.status, Document.current_job_id)
-            .join(Document, Document.id == ExtractionJob.document_id)
-            .where(ExtractionJob.status.in_(["created", "accepted"])))
-            if not self._known_orphan(r.id, r.current_job_id)}
+            select(ExtractionJob.id, ExtractionJob.status).where(ExtractionJob.status.in_(["created", "accepted"])))}
         assert not live_jobs, f"jobs still live once every document settled: {live_jobs}"
         unprocessed = [r.id for r in self._rows(
             select(CallbackDelivery.id).where(CallbackDelivery.processed_at.is_(None)))]
@@ -783,8 +764,13 @@ class PipelineModel(RuleBasedStateMachine):
         self.world.extraction.finish(job_id, payload["type"], payload["data"])
         self._note(f"while the deadline sweep asks about {self._label(job_id)}, its callback arrives")
         self._event("a callback races the deadline sweep")
-        self.raced_the_deadline_sweep.add(job_id)
         self._deliver(self._new_callback(payload, "bank_statement"), handling)
+
+    def _others_run(self) -> None:
+        """Inside a submission: other workers run every queued message before the answer comes."""
+        self._note(f"while a worker waits for the service, others run {list(self.world.queue.messages)}")
+        self._event("other workers run during a submission")
+        self._drain()
 
     def _stall(self) -> None:
         """Inside a slow submission: the worker is silent past the stalled threshold, and the
@@ -805,14 +791,6 @@ class PipelineModel(RuleBasedStateMachine):
         self._note(f"the service reports {self._label(payload['job_id'])} as {outcome} "
              f"(callback {len(self.callbacks) - 1}: {callback.delivery_id})")
         return callback
-
-    def _known_orphan(self, job_id: str, current_job_id: str | None) -> bool:
-        """A job left behind by a stalled submission, while that app bug is tolerated."""
-        known = (self.tolerate_orphans and job_id != current_job_id
-                 and job_id in self.world.extraction.stalled)
-        if known:
-            self._event("known bug: a job orphaned by a stalled submission")
-        return known
 
     def _note(self, text: str) -> None:
         """Hypothesis notes are per thread: a racing worker's notes wait for the main thread."""
@@ -941,6 +919,7 @@ class PipelineModel(RuleBasedStateMachine):
         clock.reset()
         world.extraction.reset()
         world.extraction.on_slow = self._stall
+        world.extraction.on_busy = self._others_run
         for message in world.queue.clear():
             self._release(message)
         world.bus.clear()
@@ -978,51 +957,137 @@ def _print_the_seed():
     yield
 
 
-def test_a_job_submitted_by_a_worker_that_stalled_is_finished_and_its_credits_returned():
-    """The model's shrunk example, step by step.
+# ---------------------------------------------------------------------------------------------
+# Scenarios: fixed sequences of the model's own steps, every invariant checked after each step and
+# everything settled at the end (the teardown). The first two are the failing examples the model
+# found (both fixed in c80215c); the others pin interleavings random runs reach only now and then.
+# ---------------------------------------------------------------------------------------------
+INVARIANTS = ("statuses_are_lifecycle_states_and_final_ones_stay",
+              "audit_rows_are_lifecycle_edges_chaining_to_the_status",
+              "one_version_per_job_and_part_numbered_without_gaps",
+              "ledger_balances_and_nothing_is_settled_twice",
+              "an_extracting_document_waits_for_an_accepted_job")
 
-    1. A client uploads a PDF (doc1, PENDING, verify-document queued).
-    2. The worker claims it, reserves its credits, creates job1 and calls the extraction service,
-       and stalls there (a GC pause, a network partition) for longer than the stalled threshold.
-       Meanwhile the stalled sweep resets doc1 to PENDING. The service accepts job1; the worker
-       records it as accepted, its PROCESSING -> EXTRACTING transition finds doc1 PENDING, and it
-       only logs "left PROCESSING during submission".
-    3. The pending sweep enqueues doc1 again; a worker claims it and, job1 being accepted, creates
-       job2, reserves again and submits: doc1 is EXTRACTING on job2.
-    Now job1 is accepted for ever: no sweep looks at it (the deadline sweep only follows a
-    document's current job), its callback is "stale" and ignored, its reservation stays open until
-    it expires (24 h), and the pages the service read for it are never charged.
-    """
+
+def play(*steps) -> None:
     state = PipelineModel()
-    state.tolerate_orphans = False
     try:
-        state.first_upload()
-        state.worker_runs_a_message(pick=0, copies=1, fault="slow")
-        state.ledger_balances_and_nothing_is_settled_twice()
-        state._quiesce("silent")
+        for step in steps:
+            step(state)
+            for name in INVARIANTS:
+                getattr(state, name)()
     finally:
         state.teardown()
+
+
+def job_is(label: str, status: str, reservation: str):
+    """A step that checks a job (by its label, job1, job2...) and its reservation."""
+    def check(state: PipelineModel) -> None:
+        job_id = next(k for k, v in state.labels.items() if v == label)
+        found = state._rows(select(ExtractionJob.status, CreditReservation.status)
+                            .outerjoin(CreditReservation, CreditReservation.job_id == ExtractionJob.id)
+                            .where(ExtractionJob.id == job_id))[0]
+        assert tuple(found) == (status, reservation), f"{label}: {tuple(found)}"
+    return check
+
+
+def document_is(status: str, versions: int | None = None):
+    def check(state: PipelineModel) -> None:
+        document_id = state.docs[0]
+        assert state._document(document_id).status == status
+        if versions is not None:
+            found = state._rows(select(func.count(DocumentVersion.id)).where(
+                DocumentVersion.document_id == document_id, DocumentVersion.part == "content"))[0][0]
+            assert found == versions, f"{found} content versions"
+    return check
+
+
+def test_a_job_submitted_by_a_worker_that_stalled_is_given_up_and_its_credits_returned():
+    """Found by the model: a worker claims doc1, reserves, creates job1 and stalls inside the call
+    to the service past the stalled threshold; meanwhile the stalled sweep resets doc1 to PENDING.
+    The service accepts job1, the worker's PROCESSING -> EXTRACTING finds doc1 PENDING. doc1 is
+    claimed again and submitted as job2. job1 was left "accepted" for ever, no sweep looking at it,
+    its credits reserved until the reservation expired 24 h later. Now it is given up and released."""
+    play(lambda s: s.first_upload(),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault="slow"),
+         job_is("job1", "failed", "released"),
+         lambda s: s.time_passes(jump=timedelta(minutes=6)),
+         lambda s: s.sweep(name="pending", crash_after_commit=False, meanwhile=None),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         job_is("job2", "accepted", "open"),
+         document_is("EXTRACTING"))
 
 
 def test_a_job_completed_while_the_deadline_sweep_asks_about_it_is_charged():
-    """The model's example, step by step.
+    """Found by the model: job1's deadline passes; the deadline sweep asks the service, which says
+    "queued", then finishes job1 at once; its callback is processed (doc1 VERIFIED, job1 completed)
+    and that worker dies right after the status commit, before the settlement. The sweep's update of
+    job1 "where status = accepted" matched nothing, yet it released job1's reservation: the page job1
+    used was never charged. Now the sweep leaves it, and the reservations sweep settles it."""
+    play(lambda s: s.first_upload(),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         lambda s: s.time_passes(jump=timedelta(minutes=11)),
+         lambda s: s.sweep(name="deadline", crash_after_commit=False, meanwhile="lost_settlement"),
+         job_is("job1", "completed", "open"),
+         lambda s: s.sweep(name="reservations", crash_after_commit=False, meanwhile=None),
+         job_is("job1", "completed", "settled"),
+         document_is("VERIFIED", versions=1))
 
-    1. doc1 is uploaded and submitted: job1 accepted, 1 page reserved, doc1 EXTRACTING.
-    2. The job's deadline passes (11 minutes).
-    3. The deadline sweep asks the service about job1: "queued". Before the sweep acts on that
-       answer, the service finishes job1 and its callback is processed: doc1 VERIFIED, job1
-       completed, and that worker dies right after the status commit, before its settlement
-       (the reservations sweep would settle it). The deadline sweep then marks job1 failed
-       "where status = accepted" (no row), yet calls billing.release(job1) anyway: the open
-       reservation is released. job1 completed and used 1 page; the brokerage is charged 0.
-    """
-    state = PipelineModel()
-    state.tolerate_racing_releases = False
-    try:
-        state.first_upload()
-        state.worker_runs_a_message(pick=0, copies=1, fault=None)
-        state.time_passes(jump=timedelta(minutes=11))
-        state.sweep(name="deadline", crash_after_commit=False, meanwhile="lost_settlement")
-        state.ledger_balances_and_nothing_is_settled_twice()
-    finally:
-        state.teardown()
+
+def test_a_reservation_closed_before_its_status_was_written_is_charged_once():
+    """Crash point (c): the settlement ran, the status transaction never did; the deliveries sweep
+    finds the recorded callback, its processing writes the status and settles nothing twice."""
+    play(lambda s: s.first_upload(),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         lambda s: s.service_finishes_a_job(pick=0, outcome="bank_statement", pages=2, handling="settled_then_crash"),
+         job_is("job1", "accepted", "settled"),
+         lambda s: s.time_passes(jump=timedelta(seconds=31)),
+         lambda s: s.sweep(name="deliveries", crash_after_commit=False, meanwhile=None),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         job_is("job1", "completed", "settled"),
+         document_is("VERIFIED", versions=1))
+
+
+def test_a_callback_that_beats_the_record_of_its_submission_is_applied_once_the_job_is_accepted():
+    """The service accepts job1 but its answer is lost (a timeout): doc1 back to PENDING, job1 still
+    "created". The callback arrives: too early, retried. The retried verify-document submits job1
+    again (the service knows it: 202), doc1 EXTRACTING; the retried delivery then applies."""
+    play(lambda s: s.first_upload(),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault="lose_answer"),
+         lambda s: s.service_finishes_a_job(pick=0, outcome="bank_statement", pages=1, handling="process_now"),
+         document_is("PENDING"),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         document_is("EXTRACTING"),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         document_is("VERIFIED", versions=1))
+
+
+def test_a_type_decided_by_a_person_is_extracted_again_and_verified():
+    play(lambda s: s.first_upload(),
+         lambda s: s.worker_runs_a_message(pick=0, copies=1, fault=None),
+         lambda s: s.service_finishes_a_job(pick=0, outcome="type_unclear", pages=1, handling="process_now"),
+         document_is("ACTION_REQUIRED", versions=1),
+         lambda s: s.platform_admin_decides(document=s.docs[0], decision="bank_statement"),
+         document_is("EXTRACTING"),
+         lambda s: s.service_finishes_a_job(pick=0, outcome="bank_statement", pages=1, handling="process_now"),
+         document_is("VERIFIED", versions=2))
+
+
+def test_retries_exhausted_while_a_newer_attempt_submits_leave_nothing_open():
+    """Three attempts fail (an unexpected error each): retries exhausted, the dedup key released.
+    The pending sweep enqueues doc1 again; while that attempt waits for the service, the
+    exhausted-retries message runs: doc1 REJECTED, its job failed. The attempt's job is then given
+    up, nothing is left open."""
+    play(lambda s: s.first_upload(),
+         *[lambda s: s.worker_runs_a_message(pick=0, copies=1, fault="error")] * 3,
+         lambda s: s.time_passes(jump=timedelta(minutes=6)),
+         lambda s: s.sweep(name="pending", crash_after_commit=False, meanwhile=None),
+         lambda s: s.worker_runs_a_message(pick=1, copies=1, fault="others_run"),
+         document_is("REJECTED"),
+         job_is("job1", "failed", "released"))
+
+
+def test_four_workers_racing_for_one_document_claim_it_once():
+    play(lambda s: s.first_upload(),
+         lambda s: s.race_claims(document=s.docs[0], threads=4, fault=None),
+         document_is("EXTRACTING"))
