@@ -26,6 +26,9 @@ from leadflow.wiring import adapters
 log = logging.getLogger(__name__)
 
 CAUSE_BY_MODE = {"first": "generated", "reprocess": "reprocessed", "customise": "customised"}
+# The service's failure codes that are about the file, not the system: a better upload fixes them.
+FILE_PROBLEMS = {"unreadable": RejectionCode.UNREADABLE, "too_large": RejectionCode.FILE_TOO_LARGE,
+                 "unsupported_type": RejectionCode.UNSUPPORTED_FILE}
 
 
 class DeliveryTooEarly(Exception):
@@ -174,33 +177,24 @@ def _apply_failure(delivery, job, document, error) -> str:
         # A rerun that failed leaves the earlier result standing.
         note = Note("rerun_failed", f"The {job.mode} request failed ({code}); the earlier result stands.",
                     f"Die erneute Verarbeitung ist fehlgeschlagen ({code}); das frühere Ergebnis gilt weiter.")
-        moved = transitions.apply(document.id, Status.EXTRACTING, Status(job.resume_status),
-                                  action="extraction_failed", note=f"job {job.id}: {code}: {message}",
-                                  verification_notes=[*(document.verification_notes or []), note.as_dict()])
-        if not moved:
-            return "ignored: document moved on meanwhile"
-        _finish_job(job.id, "failed", error=f"{code}: {message}")
-        _mark(delivery.id, f"applied: {job.mode} failed ({code})")
-        outbox.record(ReservationDue(job_id=job.id, pages=None))
-        return f"applied: {job.mode} failed ({code})"
-    if code in ("unreadable", "too_large", "unsupported_type"):
-        rejection = {"unreadable": RejectionCode.UNREADABLE, "too_large": RejectionCode.FILE_TOO_LARGE,
-                     "unsupported_type": RejectionCode.UNSUPPORTED_FILE}[code]
-        note = Note(code, "We could not read this file. Please upload a clear PDF or photo of the document.",
-                    "Wir konnten diese Datei nicht lesen. Bitte laden Sie ein klares PDF oder Foto des Dokuments hoch.")
+        target, outcome = Status(job.resume_status), f"applied: {job.mode} failed ({code})"
+        fields = {"verification_notes": [*(document.verification_notes or []), note.as_dict()]}
     else:
-        rejection = RejectionCode.SYSTEM_EXTRACTION_FAILED
-        note = Note("system_failure", "Our document reader failed on this file; an administrator will retry it.",
-                    "Unser Dokumentenleser ist an dieser Datei gescheitert; ein Administrator wiederholt den Vorgang.")
-    moved = transitions.apply(document.id, Status.EXTRACTING, Status.REJECTED, action="extraction_failed",
-                              note=f"job {job.id}: {code}: {message}", rejection_code=rejection.value,
-                              verification_notes=[note.as_dict()])
-    if not moved:
+        rejection = FILE_PROBLEMS.get(code, RejectionCode.SYSTEM_EXTRACTION_FAILED)
+        note = Note(code, "We could not read this file. Please upload a clear PDF or photo of the document.",
+                    "Wir konnten diese Datei nicht lesen. Bitte laden Sie ein klares PDF oder Foto des Dokuments hoch.") \
+            if code in FILE_PROBLEMS else Note(
+            "system_failure", "Our document reader failed on this file; an administrator will retry it.",
+            "Unser Dokumentenleser ist an dieser Datei gescheitert; ein Administrator wiederholt den Vorgang.")
+        target, outcome = Status.REJECTED, f"applied: failed ({code})"
+        fields = {"rejection_code": rejection.value, "verification_notes": [note.as_dict()]}
+    if not transitions.apply(document.id, Status.EXTRACTING, target, action="extraction_failed",
+                             note=f"job {job.id}: {code}: {message}", **fields):
         return "ignored: document moved on meanwhile"
     _finish_job(job.id, "failed", error=f"{code}: {message}")
-    _mark(delivery.id, f"applied: failed ({code})")
+    _mark(delivery.id, outcome)
     outbox.record(ReservationDue(job_id=job.id, pages=None))
-    return f"applied: failed ({code})"
+    return outcome
 
 
 def _write_status_log(delivery_id: str, job_id: str | None, payload: dict) -> None:

@@ -8,6 +8,8 @@ import pytest
 import requests
 from sqlalchemy import select
 
+import tasks
+
 from leadflow import clock, sweeps
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
@@ -16,29 +18,11 @@ from leadflow.extraction import webhooks
 from leadflow.models import (CallbackDelivery, CreditReservation, CreditWallet, Document, StatusLogEntry)
 from tests.conftest import SAMPLES
 from tests.integration.test_failure_matrix import _upload_without_enqueue, audit, extraction_service, stored
+from tests.plugins.doubles import HoldingService
 from tests.plugins.live import wait_until
-
-import tasks
 
 PDF = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
 SETTLED = {"VERIFIED", "REJECTED", "ACTION_REQUIRED"}
-
-
-class HoldingService:
-    """Accepts jobs and reports nothing by itself: the test sends the callbacks."""
-
-    def __init__(self):
-        self.jobs = []
-
-    def healthy(self):
-        return True
-
-    def submit(self, **kw):
-        self.jobs.append(kw)
-
-    def job(self, job_id):
-        return None
-
 
 # What the extractor reports for synthetic_bank_statement_A1_01.pdf (its .expected.json).
 STATEMENT_FIELDS = json.loads((PDF.parent / "synthetic_bank_statement_A1_01.expected.json").read_text())["fields"]
@@ -387,3 +371,21 @@ def test_a_callback_that_arrives_before_the_submission_is_committed_is_applied_o
         tasks.verify_document.send(document_id, world.brokerage_a)
         assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
     assert [a[0] for a in audit(app, document_id)][-2:] == ["extraction_started", "extraction_completed"]
+
+
+def test_a_reprocess_that_fails_leaves_the_earlier_result_standing_and_charges_nothing(world, app, live):
+    holding = HoldingService()
+    document_id, first_job = extracting(world, app, live, holding)
+    post_callback(world, app, completed(first_job))
+    live.drain()
+    with extraction_service(app, holding):
+        assert world.advisor_a.api.post(f"/api/documents/{document_id}/reprocess").status_code == 202
+    rerun = holding.jobs[-1]["job_id"]
+    failure = {"type": "job.failed", "job_id": rerun,
+               "data": {"error": {"code": "internal_error", "message": "crashed", "retryable": True}}}
+    post_callback(world, app, failure)
+    live.drain()
+    after = world.advisor_a.api.document(document_id)
+    assert after["status"] == "VERIFIED" and after["verification_notes"][-1]["code"] == "rerun_failed"
+    assert world.advisor_a.api.get(f"/api/documents/{document_id}/content").json()["version"] == 1
+    assert reservation(app, rerun).status == "released"

@@ -20,6 +20,7 @@ from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVer
 from leadflow.services import pipeline, transitions
 from leadflow.wiring import adapters
 from tests.conftest import SAMPLES
+from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until
 
 PDF = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
@@ -262,21 +263,7 @@ def test_a_job_the_service_never_received_is_submitted_again_then_given_up(world
     document_id = _upload_without_enqueue(world, app)
     max_attempts = app.config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"]
 
-    class ForgetfulService:
-        """Accepts jobs and never reports back (a dropped callback), and forgets them."""
-        def __init__(self):
-            self.accepted = []
-
-        def healthy(self):
-            return True
-
-        def submit(self, **kw):
-            self.accepted.append(kw["job_id"])
-
-        def job(self, job_id):
-            return None
-
-    forgetful = ForgetfulService()
+    forgetful = HoldingService()  # accepts jobs, never reports back, forgets them
     with extraction_service(app, forgetful):
         tasks.verify_document.send(document_id, world.brokerage_a)
         for attempt in range(max_attempts):
@@ -288,7 +275,7 @@ def test_a_job_the_service_never_received_is_submitted_again_then_given_up(world
             live.drain()
     done = world.client_a.api.document(document_id)
     assert done["status"] == "REJECTED" and done["rejection_code"] == "SYSTEM_EXTRACTION_FAILED"
-    assert len(set(forgetful.accepted)) == max_attempts
+    assert len({job["job_id"] for job in forgetful.jobs}) == max_attempts
     with app.app_context():
         open_left = db.session.scalar(select(func.count()).select_from(CreditReservation)
                                       .where(CreditReservation.status == "open"))
