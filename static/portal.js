@@ -242,7 +242,12 @@
   document.body.addEventListener("htmx:wsOpen", refresh);
   document.body.addEventListener("htmx:wsAfterMessage", refresh);
 
+  // A refresh replaces the checklist's elements; a keyboard user must not lose their place.
+  var focusedId = null;
+
   checklist.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    focusedId = event.target === checklist && active && active.id && checklist.contains(active) ? active.id : null;
     var xhr = event.detail.xhr;
     if (event.target === checklist && xhr && xhr.responseURL && new URL(xhr.responseURL).pathname === "/login") {
       event.detail.shouldSwap = false;  // signed out meanwhile: go to the sign-in page, not into the list
@@ -257,6 +262,9 @@
       if (entry.parentNode !== list) list.appendChild(entry);
     });
     sweep();
+    var again = focusedId && document.getElementById(focusedId);
+    if (again) again.focus({preventScroll: true});
+    focusedId = null;
   });
 
   // An upload's line has done its job once its document's row shows a decision: the row says the rest.

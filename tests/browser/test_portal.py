@@ -219,10 +219,15 @@ def test_every_control_is_labelled_and_the_keyboard_reaches_the_drop_zone_and_th
 
     focused = _tab_to(portal, "#file")
     assert focused, "Tab never reaches the drop zone's file input"
+    # Chromium opens no second file chooser while the first is still closing: know when it has.
+    portal.evaluate("""() => { const input = document.querySelector('#file');
+        window.__chooserClosed = new Promise(done => ['cancel', 'change'].forEach(
+            name => input.addEventListener(name, done, {once: true}))); }""")
     with portal.expect_file_chooser() as chooser:
         portal.keyboard.press("Space")
     assert chooser.value.is_multiple()
     chooser.value.set_files([])
+    portal.evaluate("() => window.__chooserClosed.then(() => true)")
 
     assert _tab_to(portal, "#kind") and _tab_to(portal, "#add-identity"), "Tab never reaches the checklist"
     with portal.expect_file_chooser():
@@ -285,3 +290,13 @@ def _tab_to(page, selector: str, limit: int = 40) -> bool:
 def _screenshot(page, name: str, folder: Path = SCREENSHOTS) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=folder / f"{name}.png", full_page=True)
+
+
+def test_a_live_refresh_of_the_checklist_keeps_the_keyboard_focus_where_it_was(sign_in, world):
+    portal = sign_in(world.client_a)
+    expect(portal.locator("#connection")).to_have_text("Live")
+    portal.locator("#add-payslips").focus()
+    # Another upload of this client's case pushes a row, and the page re-reads its checklist.
+    document_id = world.client_a.api.upload(PAYSLIPS[0], kind="payslip").json()["id"]
+    expect(portal.locator(f"#document-{document_id}")).to_have_attribute("data-status", "VERIFIED", timeout=20_000)
+    expect(portal.locator("#add-payslips")).to_be_focused()
