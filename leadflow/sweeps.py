@@ -12,9 +12,9 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from flask import current_app
-from sqlalchemy import and_, select, update
+from sqlalchemy import select, update
 
-from leadflow import jobs, outbox, scoping
+from leadflow import jobs, outbox
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain.events import VerificationRequested

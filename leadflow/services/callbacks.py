@@ -18,7 +18,7 @@ from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Applicant, Extraction, Note, verify
 from leadflow.extensions import db
 from leadflow.extraction import webhooks
-from leadflow.models import (CallbackDelivery, Document, DocumentVersion, ExtractionJob, StatusLogEntry, User,
+from leadflow.models import (CallbackDelivery, DocumentVersion, ExtractionJob, StatusLogEntry, User,
                              utcnow)
 from leadflow.services import transitions
 from leadflow.wiring import adapters

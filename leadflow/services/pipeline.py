@@ -8,7 +8,7 @@ import logging
 from datetime import timedelta
 from enum import StrEnum
 
-from flask import current_app, url_for
+from flask import current_app
 from sqlalchemy import update
 
 from leadflow import outbox, scoping

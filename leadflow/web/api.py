@@ -11,12 +11,11 @@ from leadflow import scoping
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.domain.lifecycle import Status
-from leadflow.errors import Forbidden, InvalidInput, LeadflowError, NotFound
+from leadflow.errors import Forbidden, InvalidInput, LeadflowError
 from leadflow.extensions import db
 from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, StatusLogEntry
 from leadflow.services import documents, review
 from leadflow.services import versions as version_service
-from leadflow.wiring import adapters
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 PAGE_SIZE = 50

@@ -7,7 +7,6 @@ from simple_websocket import ConnectionClosed
 
 from leadflow.extensions import db, sock
 
-KEEPALIVE_SECONDS = 20
 
 
 def register(app) -> None:

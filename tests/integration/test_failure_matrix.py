@@ -18,7 +18,6 @@ from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionClient
 from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, ExtractionJob
 from leadflow.services import pipeline, transitions
-from leadflow.wiring import adapters
 from tests.conftest import SAMPLES
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until

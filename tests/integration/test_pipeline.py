@@ -1,6 +1,5 @@
 """The whole path in one process: HTTP upload, worker, extractor over HTTP, signed callback."""
 import json
-import time
 import uuid
 
 from leadflow.extraction import webhooks
