@@ -66,7 +66,7 @@ def main(argv=None) -> int:
         print(f"{name:34} {rows:>5} {median:>10.1f} {worst:>8.1f} {sql:>13}  {'yes' if ok else 'NO'}")
         if args.verbose:
             print(f"    {path}")
-    print(f"\n'of which SQL': the median time of the page's list query alone (search.page), no rendering.")
+    print("\n'of which SQL': the median time of the page's list query alone (search.page), no rendering.")
     print(f"Load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs.\n")
     return 1 if slow else 0
 
