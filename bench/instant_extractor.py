@@ -57,13 +57,7 @@ def main() -> int:
     service_module.pipeline = MemoisedPipeline()
     service, server = service_module.serve(config)
     print(f"instant extractor listening on http://{config.host}:{server.server_port}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        service.shutdown()
-        server.server_close()
+    service_module.run_until_stopped(service, server)
     return 0
 
 

@@ -3,7 +3,7 @@ import logging
 import sys
 
 from leadflow.extractor.config import ConfigError, from_env
-from leadflow.extractor.service import serve
+from leadflow.extractor.service import run_until_stopped, serve
 
 
 def main() -> int:
@@ -18,13 +18,7 @@ def main() -> int:
     if config.faults.any:
         logging.getLogger(__name__).warning("fault injection is on: %s", config.faults)
     logging.getLogger(__name__).info("extractor listening on http://%s:%d", config.host, server.server_port)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        service.shutdown()
-        server.server_close()
+    run_until_stopped(service, server)
     return 0
 
 

@@ -262,6 +262,17 @@ def serve(config: ExtractorConfig, *, fetcher=fetch):
     return service, server
 
 
+def run_until_stopped(service: "ExtractorService", server) -> None:
+    """Serve until interrupted, then stop the pools and close the socket."""
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.shutdown()
+        server.server_close()
+
+
 def start_in_thread(api_key: str, webhook_secret: str, host: str = "127.0.0.1", port: int = 0,
                     faults: Faults | None = None, *, workers: int = 2) -> RunningExtractor:
     """Run an extractor on a daemon thread (LeadFlow's embedded mode, tests); port 0 picks one."""
