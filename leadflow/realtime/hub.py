@@ -75,13 +75,15 @@ class Hub:
         if document is None:
             return
         facts = scoping.document_facts(document)
-        base_url = self._app.config["PUBLIC_BASE_URL"]
-        for user in db.session.scalars(db.select(User).where(User.id.in_(user_ids))):
-            if not may_see(user.viewer, facts):
-                continue
-            with self._app.test_request_context(base_url=base_url):
+        viewers = [u for u in db.session.scalars(db.select(User).where(User.id.in_(user_ids)))
+                   if may_see(u.viewer, facts)]
+        if not viewers:
+            return
+        # One request context for the templates' url_for; the viewer is passed, never read from it.
+        with self._app.test_request_context(base_url=self._app.config["PUBLIC_BASE_URL"]):
+            for user in viewers:
                 html = render_template("documents/_row.html", document=document, viewer=user, oob=True)
-            with self._lock:
-                clients = list(self._clients.get(user.id, ()))
-            for client in clients:
-                client.push(html)
+                with self._lock:
+                    clients = list(self._clients.get(user.id, ()))
+                for client in clients:
+                    client.push(html)

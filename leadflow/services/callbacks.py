@@ -48,8 +48,6 @@ def receive(headers, body: bytes) -> Receipt:
     config = current_app.config
     secrets = [config["EXTRACTION_WEBHOOK_SECRET"], *config["EXTRACTION_WEBHOOK_PREVIOUS_SECRETS"]]
     delivery_id = webhooks.verify(secrets, headers, body)
-    if db.session.get(CallbackDelivery, delivery_id) is not None:
-        return Receipt(delivery_id, duplicate=True)
     try:
         payload = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -62,7 +60,9 @@ def receive(headers, body: bytes) -> Receipt:
     try:
         db.session.flush()
     except IntegrityError:
-        outbox.rollback()  # the same delivery arrived twice at once; the other request recorded it
+        # The webhook-id is recorded already (a replay, or the same delivery at the same moment):
+        # the unique key, not a prior read, decides, so a replay costs one failed insert.
+        outbox.rollback()
         return Receipt(delivery_id, duplicate=True)
     _write_status_log(delivery_id, job_id, payload)
     outbox.record(DeliveryReceived(delivery_id))
