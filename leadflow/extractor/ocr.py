@@ -4,6 +4,8 @@ import logging
 import os
 import shutil
 import subprocess
+import tempfile
+from dataclasses import dataclass
 
 from leadflow.extractor.errors import InternalError, Unreadable
 
@@ -17,8 +19,25 @@ def tesseract_path() -> str | None:
     return os.environ.get("TESSERACT_CMD") or shutil.which("tesseract")
 
 
+@dataclass
+class OcrPage:
+    """What one Tesseract run saw on a page: its plain text and its words with boxes."""
+    text: str
+    tsv: str
+
+    def words(self, number: int):
+        from leadflow.extractor.layout import words_from_tsv
+        return words_from_tsv(self.tsv, number)
+
+
 def ocr_image(image) -> str:
     """Recognise the text of a PIL image; raise InternalError when Tesseract is missing or broken."""
+    return ocr_page(image).text
+
+
+def ocr_page(image) -> OcrPage:
+    """Text and word boxes of a PIL image from ONE Tesseract run: the `txt` and `tsv` renderers
+    write side by side, so the boxes cost no second recognition pass."""
     binary = tesseract_path()
     if not binary:
         raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)")
@@ -28,15 +47,25 @@ def ocr_image(image) -> str:
     # One OpenMP thread per Tesseract: the pool already runs one job per core, and
     # oversubscribed OpenMP threads make every job slower.
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    with tempfile.TemporaryDirectory(prefix="leadflow-ocr-") as workdir:
+        base = os.path.join(workdir, "page")
+        try:
+            done = subprocess.run([binary, "stdin", base, "-l", LANGUAGES, "--psm", "3", "txt", "tsv"],
+                                  input=png.getvalue(), capture_output=True,
+                                  timeout=OCR_TIMEOUT_SECONDS, env=env, check=False)
+        except subprocess.TimeoutExpired:
+            raise Unreadable(f"OCR took longer than {OCR_TIMEOUT_SECONDS} s on one page", retryable=True) from None
+        except OSError as exc:
+            raise InternalError(f"could not run tesseract: {exc}") from exc
+        if done.returncode != 0:
+            tail = done.stderr.decode("utf-8", "replace").strip()[-300:]
+            raise Unreadable(f"OCR failed: {tail or 'tesseract exit code ' + str(done.returncode)}")
+        return OcrPage(text=_read(base + ".txt"), tsv=_read(base + ".tsv"))
+
+
+def _read(path: str) -> str:
     try:
-        done = subprocess.run([binary, "stdin", "stdout", "-l", LANGUAGES, "--psm", "3"],
-                              input=png.getvalue(), capture_output=True,
-                              timeout=OCR_TIMEOUT_SECONDS, env=env, check=False)
-    except subprocess.TimeoutExpired:
-        raise Unreadable(f"OCR took longer than {OCR_TIMEOUT_SECONDS} s on one page", retryable=True) from None
-    except OSError as exc:
-        raise InternalError(f"could not run tesseract: {exc}") from exc
-    if done.returncode != 0:
-        tail = done.stderr.decode("utf-8", "replace").strip()[-300:]
-        raise Unreadable(f"OCR failed: {tail or 'tesseract exit code ' + str(done.returncode)}")
-    return done.stdout.decode("utf-8", "replace")
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
+    except FileNotFoundError:
+        return ""

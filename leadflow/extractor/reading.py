@@ -1,4 +1,5 @@
-"""Turning document bytes into text per page: PDF text layers through pypdf, images through OCR."""
+"""Turning document bytes into text and word boxes per page: PDF text layers through pypdf (text)
+and pdfplumber (boxes), images through one OCR run per page (both)."""
 import io
 import logging
 import re
@@ -6,11 +7,13 @@ import struct
 import warnings
 from dataclasses import dataclass, field
 
+import pdfplumber
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pypdf import PdfReader
 from pypdf.errors import FileNotDecryptedError, PyPdfError
 
 from leadflow.extractor import ocr, sniff
+from leadflow.extractor.layout import Layout, Word, words_from_pdfplumber_page
 from leadflow.extractor.errors import TooLarge, Unreadable, UnsupportedType
 
 log = logging.getLogger(__name__)
@@ -26,6 +29,7 @@ class Page:
     number: int
     text: str
     method: str  # "text" (a PDF text layer) or "ocr"
+    words: list[Word] = field(default_factory=list)  # with boxes, for the layout-aware field finders
 
 
 @dataclass
@@ -40,6 +44,14 @@ class Reading:
     @property
     def text(self) -> str:
         return "\n\n".join(page.text for page in self.pages if page.text)
+
+    @property
+    def layout(self) -> Layout:
+        if self._layout is None:
+            self._layout = Layout(word for page in self.pages for word in page.words)
+        return self._layout
+
+    _layout: Layout | None = field(default=None, repr=False, compare=False)
 
 
 def read_document(data: bytes) -> Reading:
@@ -86,16 +98,18 @@ def read_pdf(data: bytes) -> Reading:
             ocr_pages = 0
             for index, page in enumerate(reader.pages):
                 text = _page_text(page, index + 1)
-                method = "text"
+                method, words = "text", []
                 if len(text.strip()) < MIN_TEXT_LAYER_CHARS:
                     image = _largest_page_image(page, index + 1)
                     if image is not None:
                         ocr_pages += 1
                         if ocr_pages > MAX_OCR_PAGES:
                             raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
-                        text, method = normalize_text(ocr.ocr_image(image)), "ocr"
-                pages.append(Page(number=index + 1, text=text, method=method))
+                        seen = ocr.ocr_page(image)
+                        text, method, words = normalize_text(seen.text), "ocr", seen.words(index + 1)
+                pages.append(Page(number=index + 1, text=text, method=method, words=words))
             attachments = _attachments(reader)
+        _add_text_layer_words(data, pages)
     except (Unreadable, TooLarge):
         raise
     except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError,
@@ -108,7 +122,9 @@ def read_pdf(data: bytes) -> Reading:
 
 def read_image(data: bytes, fmt: str) -> Reading:
     image = open_image(data)
-    return Reading(format=fmt, pages=[Page(number=1, text=normalize_text(ocr.ocr_image(image)), method="ocr")])
+    seen = ocr.ocr_page(image)
+    return Reading(format=fmt, pages=[Page(number=1, text=normalize_text(seen.text), method="ocr",
+                                           words=seen.words(1))])
 
 
 def open_image(data: bytes) -> Image.Image:
@@ -151,6 +167,21 @@ def _page_text(page, number: int) -> str:
     except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError, ZeroDivisionError):
         log.debug("layout extraction failed on page %d; plain mode", number)
     return normalize_text(page.extract_text() or "")
+
+
+def _add_text_layer_words(data: bytes, pages: list[Page]) -> None:
+    """Word boxes of the text-layer pages through pdfplumber. Boxes only sharpen field finding:
+    a file pdfminer cannot lay out keeps its pypdf text and is read without them."""
+    wanted = {page.number: page for page in pages if page.method == "text" and page.text}
+    if not wanted:
+        return
+    try:
+        with warnings.catch_warnings(), pdfplumber.open(io.BytesIO(data)) as pdf:
+            warnings.simplefilter("ignore")
+            for number, page in wanted.items():
+                page.words = words_from_pdfplumber_page(pdf.pages[number - 1], number)
+    except Exception as exc:  # noqa: BLE001 - pdfminer fails in many ways on damaged files; text suffices
+        log.info("no word boxes from the text layer: %s: %s", type(exc).__name__, str(exc)[:200])
 
 
 def _largest_page_image(page, number: int):

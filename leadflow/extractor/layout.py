@@ -1,0 +1,304 @@
+"""Words with their boxes, grouped into lines and column segments, and the geometric questions a
+field finder asks of them: what stands right of a label, below it, under a table header."""
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator
+
+log = logging.getLogger(__name__)
+
+# A word belongs to a line when at least this share of the smaller height overlaps the line's band.
+LINE_OVERLAP = 0.5
+# A gap wider than this many line heights separates two columns (a space is about a third of one).
+COLUMN_GAP = 1.0
+# How far below a label its value may stand, in line heights (a label above a two-line address).
+BELOW_REACH = 3.5
+# A table column's values may stand this many lines under its header.
+COLUMN_REACH = 12
+
+# Confidence by how a value relates to its label: the closer and more conventional, the surer.
+RIGHT_SAME_SEGMENT = 0.95
+RIGHT_NEXT_SEGMENT = 0.92
+BELOW_LABEL = 0.9
+UNDER_HEADER = 0.85
+NEXT_LINE = 0.8
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word and its box; y grows downwards from the top of the page, units are the source's
+    own (PDF points or image pixels). `conf` is OCR's 0-100 confidence, 100 for a text layer."""
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    page: int
+    conf: float = 100.0
+
+    @property
+    def height(self) -> float:
+        return max(self.y1 - self.y0, 0.1)
+
+
+@dataclass
+class Segment:
+    """Words of one line with no column gap between them: a phrase, a cell, a label with its value."""
+    words: list[Word]
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.words[-1].x1
+
+    @property
+    def conf(self) -> float:
+        return min(w.conf for w in self.words)
+
+
+@dataclass
+class Line:
+    page: int
+    words: list[Word]
+    segments: list[Segment] = field(default_factory=list)
+
+    @property
+    def y0(self) -> float:
+        return min(w.y0 for w in self.words)
+
+    @property
+    def y1(self) -> float:
+        return max(w.y1 for w in self.words)
+
+    @property
+    def height(self) -> float:
+        heights = sorted(w.height for w in self.words)
+        return heights[len(heights) // 2]
+
+    @property
+    def text(self) -> str:
+        return "  ".join(s.text for s in self.segments)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A value found for a label: the parsed value, how it stood to the label, and where."""
+    value: object
+    label: str
+    relation: str  # right, right-column, below, under-header, next-line
+    confidence: float
+    page: int
+    raw: str
+
+
+def group_lines(words: Iterable[Word]) -> list[Line]:
+    """Lines of a page or document in reading order (page, top to bottom), each split into segments."""
+    by_page: dict[int, list[Word]] = {}
+    for word in words:
+        if word.text.strip():
+            by_page.setdefault(word.page, []).append(word)
+    out = []
+    for page in sorted(by_page):
+        bands: list[list[Word]] = []
+        for word in sorted(by_page[page], key=lambda w: (w.y0 + w.y1) / 2):
+            band = bands[-1] if bands else None
+            if band is not None and _overlaps(band, word):
+                band.append(word)
+            else:
+                bands.append([word])
+        for band in bands:
+            ordered = sorted(band, key=lambda w: w.x0)
+            out.append(Line(page=page, words=ordered, segments=_segments(ordered)))
+    return out
+
+
+def _overlaps(band: list[Word], word: Word) -> bool:
+    # Against the band's median box, not its union: one tall word (a logo, a skewed scan)
+    # must not chain two text lines into one.
+    tops = sorted(w.y0 for w in band)
+    bottoms = sorted(w.y1 for w in band)
+    top, bottom = tops[len(tops) // 2], bottoms[len(bottoms) // 2]
+    shared = min(bottom, word.y1) - max(top, word.y0)
+    return shared >= LINE_OVERLAP * min(word.height, bottom - top)
+
+
+def _segments(words: list[Word]) -> list[Segment]:
+    heights = sorted(w.height for w in words)
+    gap = COLUMN_GAP * heights[len(heights) // 2]
+    segments = [[words[0]]]
+    for prev, word in zip(words, words[1:]):
+        if word.x0 - prev.x1 > gap:
+            segments.append([word])
+        else:
+            segments[-1].append(word)
+    return [Segment(s) for s in segments]
+
+
+class Layout:
+    """The lines of a whole document and the questions field finders ask of them."""
+
+    def __init__(self, words: Iterable[Word]):
+        self.lines = group_lines(words)
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+    def labels(self, label: str | re.Pattern) -> Iterator[tuple[int, int, re.Match]]:
+        """(line index, segment index, match) for each segment where the label pattern matches."""
+        pattern = label if isinstance(label, re.Pattern) else re.compile(label, re.IGNORECASE)
+        for li, line in enumerate(self.lines):
+            for si, segment in enumerate(line.segments):
+                for m in pattern.finditer(segment.text):
+                    yield li, si, m
+
+    def find(self, label: str | re.Pattern, parse: Callable[[str], object], *,
+             is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
+        """Every value `parse` accepts next to a label: right of it on its line, below it in its
+        column, under it as a table header, or at the start of the next line. A neighbour that is
+        itself a label (`is_label`: "Arbeitgeber  Arbeitnehmer") is not taken as the value."""
+        found = []
+        for li, si, m in self.labels(label):
+            hit = self._value_near(li, si, m, parse, is_label, below)
+            if hit is not None:
+                found.append(hit)
+        return found
+
+    def first(self, label, parse, **kwargs) -> Found | None:
+        found = self.find(label, parse, **kwargs)
+        return max(found, key=lambda f: f.confidence) if found else None
+
+    def _value_near(self, li, si, m, parse, is_label, below) -> Found | None:
+        line = self.lines[li]
+        segment = line.segments[si]
+        label_text = m.group(0)
+        rest = segment.text[m.end():].strip(" :\t|")
+        if rest:
+            value = parse(rest)
+            if value is not None:
+                return Found(value, label_text, "right", RIGHT_SAME_SEGMENT, line.page, rest)
+        for neighbour in line.segments[si + 1:si + 3]:
+            if is_label and is_label(neighbour.text):
+                break
+            value = parse(neighbour.text)
+            if value is not None:
+                return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
+        if not below:
+            return None
+        hit = self._below(li, segment, m, parse, is_label)
+        if hit is not None:
+            return hit
+        if si == len(line.segments) - 1 and li + 1 < len(self.lines):
+            # A label that ends its line ("Name, Vorname:"), its value carried to the next line.
+            nxt = self.lines[li + 1]
+            if nxt.page == line.page and nxt.y0 - line.y1 < 2 * line.height and nxt.segments:
+                first_segment = nxt.segments[0]
+                if not (is_label and is_label(first_segment.text)):
+                    value = parse(first_segment.text)
+                    if value is not None:
+                        return Found(value, label_text, "next-line", NEXT_LINE, line.page, first_segment.text)
+        return None
+
+    def _below(self, li, segment, m, parse, is_label) -> Found | None:
+        line = self.lines[li]
+        # The label's own horizontal extent: the matched words, not a whole phrase after it.
+        x0, x1 = _match_extent(segment, m)
+        pad = line.height
+        reach_near = line.y1 + BELOW_REACH * line.height
+        for lj in range(li + 1, min(li + 1 + COLUMN_REACH, len(self.lines))):
+            other = self.lines[lj]
+            if other.page != line.page:
+                break
+            best, best_overlap = None, 0.0
+            for cell in other.segments:
+                overlap = min(cell.x1, x1 + pad) - max(cell.x0, x0 - pad)
+                if overlap > best_overlap:
+                    best, best_overlap = cell, overlap
+            if best is None:
+                continue
+            if is_label and is_label(best.text):
+                # Another label stands in this column: the value, if any, belonged above it.
+                return None
+            value = parse(best.text)
+            if value is not None:
+                near = other.y0 <= reach_near
+                return Found(value, m.group(0), "below" if near else "under-header",
+                             BELOW_LABEL if near else UNDER_HEADER, line.page, best.text)
+            if other.y0 > reach_near and not _looks_numeric(best.text):
+                # Past the label's own block, only a table column of numbers keeps going down.
+                return None
+        return None
+
+
+def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:
+    """The x-range of the words a label match covers inside its segment."""
+    covered = []
+    at = 0
+    for word in segment.words:
+        end = at + len(word.text)
+        if end > m.start() and at < m.end():
+            covered.append(word)
+        at = end + 1  # the single space Segment.text puts between words
+    if not covered:
+        return segment.x0, segment.x1
+    return covered[0].x0, covered[-1].x1
+
+
+def _looks_numeric(text: str) -> bool:
+    return bool(re.search(r"\d", text))
+
+
+# --- sources of words ---------------------------------------------------------------------------
+
+def words_from_pdfplumber_page(page, number: int) -> list[Word]:
+    """Words of a pdfplumber page's text layer, top-down coordinates in points."""
+    return [Word(w["text"], float(w["x0"]), float(w["top"]), float(w["x1"]), float(w["bottom"]), number)
+            for w in page.extract_words(keep_blank_chars=False, use_text_flow=False)]
+
+
+def words_from_tsv(tsv: str, number: int) -> list[Word]:
+    """Words of Tesseract's TSV output (level 5 rows: left, top, width, height, conf, text), their
+    boxes turned level: a scan tilted by a degree would otherwise tip a row into the next one."""
+    rows = []
+    for row in tsv.splitlines()[1:]:
+        cols = row.split("\t")
+        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
+            continue
+        try:
+            block, par, line = (int(c) for c in cols[2:5])
+            left, top, width, height = (int(c) for c in cols[6:10])
+            conf = float(cols[10])
+        except ValueError:
+            continue
+        rows.append(((block, par, line), Word(cols[11].strip(), left, top, left + width, top + height, number,
+                                               max(conf, 0.0))))
+    slope = _tilt([(key, word) for key, word in rows])
+    return [Word(w.text, w.x0, w.y0 - slope * (w.x0 + w.x1) / 2, w.x1, w.y1 - slope * (w.x0 + w.x1) / 2,
+                 w.page, w.conf) for _, w in rows]
+
+
+def _tilt(rows) -> float:
+    """The median slope (dy per dx) of Tesseract's own text lines that span some width."""
+    by_line: dict = {}
+    for key, word in rows:
+        by_line.setdefault(key, []).append(word)
+    slopes = []
+    for words in by_line.values():
+        first, last = words[0], words[-1]
+        span = (last.x0 + last.x1) / 2 - (first.x0 + first.x1) / 2
+        if len(words) >= 3 and span > 10 * first.height:
+            slopes.append(((last.y0 + last.y1) / 2 - (first.y0 + first.y1) / 2) / span)
+    if not slopes:
+        return 0.0
+    slopes.sort()
+    return slopes[len(slopes) // 2]
