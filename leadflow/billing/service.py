@@ -1,24 +1,36 @@
 """The ledger's edge: reserve, settle and release against the database, each guarded.
 
-The arithmetic lives in ledger.py; here every change is a conditional update so that two
-processes can never settle or release the same reservation twice, and the wallet's CHECK
-constraints refuse a negative balance whatever the code does.
+The arithmetic lives in ledger.py; here every change is one conditional relative update
+(`balance = balance - :n WHERE balance >= :n`) and every reservation closes with
+`UPDATE ... WHERE status = 'open'`, the row count deciding. Nothing is read, changed in
+Python and written back: SQLite ignores FOR UPDATE and starts its transaction only at the
+first write, so a read-modify-write loses updates there, and only statements that carry
+their own arithmetic are atomic on both databases. The wallet's CHECK constraints refuse a
+negative balance whatever the code does.
 """
 import logging
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, func, select, update
 
 from leadflow.billing import ledger
 from leadflow.extensions import db
-from leadflow.models import CreditReservation, CreditWallet, utcnow
+from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, ExtractionJob, User, utcnow
 
 log = logging.getLogger(__name__)
 RESERVATION_LIFETIME = timedelta(hours=24)
+# The audit action of a document put back to wait for its client's next day.
+WAITING_FOR_ALLOWANCE = "waiting_for_allowance"
+
+
+class DailyAllowanceReached(ledger.LedgerError):
+    """The client who owns the document has used their pages for today."""
 
 
 def wallet_state(brokerage_id: int) -> ledger.Wallet:
-    row = db.session.get(CreditWallet, brokerage_id)
+    row = db.session.execute(select(CreditWallet.granted, CreditWallet.balance, CreditWallet.reserved,
+                                    CreditWallet.settled).where(CreditWallet.brokerage_id == brokerage_id)).first()
     if row is None:
         return ledger.Wallet(granted=0, balance=0, reserved=0, settled=0)
     return ledger.Wallet(granted=row.granted, balance=row.balance, reserved=row.reserved, settled=row.settled)
@@ -27,24 +39,33 @@ def wallet_state(brokerage_id: int) -> ledger.Wallet:
 def grant(brokerage_id: int, pages: int) -> ledger.Wallet:
     """Add credits; the caller commits."""
     ledger.grant(ledger.Wallet(0, 0, 0, 0), pages)  # validates the amount
-    row = db.session.get(CreditWallet, brokerage_id, with_for_update=True)
-    if row is None:
-        row = CreditWallet(brokerage_id=brokerage_id, granted=0, balance=0, reserved=0, settled=0)
-        db.session.add(row)
+    if db.session.get(CreditWallet, brokerage_id) is None:
+        db.session.add(CreditWallet(brokerage_id=brokerage_id, granted=0, balance=0, reserved=0, settled=0))
         db.session.flush()
     db.session.execute(update(CreditWallet).where(CreditWallet.brokerage_id == brokerage_id).values(
         granted=CreditWallet.granted + pages, balance=CreditWallet.balance + pages))
-    db.session.expire(row)
     return wallet_state(brokerage_id)
 
 
-def reserve(brokerage_id: int, job_id: str, pages: int) -> CreditReservation:
-    """Hold `pages` for a job; idempotent per job. Raises InsufficientCredits. The caller commits."""
+def reserve(brokerage_id: int, job_id: str, pages: int, *, owner_id: int | None = None,
+            daily_allowance: int = 0, now: datetime | None = None) -> CreditReservation:
+    """Hold `pages` for a job; idempotent per job. The caller commits.
+
+    Raises InsufficientCredits, or DailyAllowanceReached when `owner_id` is a client whose
+    pages today would pass `daily_allowance` (0: no allowance). Two documents of one client
+    reserved at the same instant may both pass the allowance check: it is fair use, bounded
+    by the worker concurrency, not a ledger invariant."""
     existing = db.session.scalar(select(CreditReservation).where(CreditReservation.job_id == job_id))
     if existing is not None:
         return existing
     if pages <= 0:
         raise ledger.LedgerError("a reservation must be a positive number of pages")
+    now = now or utcnow()
+    if owner_id is not None and daily_allowance > 0 and _is_client(owner_id):
+        used = client_pages_today(owner_id, now)
+        if used + pages > daily_allowance:
+            raise DailyAllowanceReached(
+                f"client {owner_id} has had {used} of {daily_allowance} pages today; {pages} more asked")
     moved = db.session.execute(
         update(CreditWallet)
         .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= pages)
@@ -52,7 +73,6 @@ def reserve(brokerage_id: int, job_id: str, pages: int) -> CreditReservation:
     ).rowcount
     if moved != 1:
         raise ledger.InsufficientCredits(f"{pages} pages needed, {wallet_state(brokerage_id).balance} available")
-    now = utcnow()
     reservation = CreditReservation(brokerage_id=brokerage_id, job_id=job_id, pages=pages, status="open",
                                     created_at=now, expires_at=now + RESERVATION_LIFETIME)
     db.session.add(reservation)
@@ -63,22 +83,34 @@ def settle(job_id: str, pages_used: int) -> ledger.Settlement | None:
     """Charge the pages the service reported, at most once; None when there is nothing to settle.
 
     Raises ReservationClosed for an expired reservation. The caller commits."""
+    if pages_used < 0:
+        raise ledger.LedgerError("used pages cannot be negative")
     reservation = _open_reservation(job_id)
     if reservation is None:
         return None
     now = utcnow()
     if reservation.expires_at <= now:
         raise ledger.ReservationClosed(f"reservation of job {job_id} expired at {reservation.expires_at}")
-    wallet = _locked_wallet(reservation.brokerage_id)
-    after, result = ledger.settle(wallet, reservation.pages, pages_used)
-    closed = db.session.execute(
-        update(CreditReservation)
-        .where(CreditReservation.id == reservation.id, CreditReservation.status == "open")
-        .values(status="settled", pages_charged=result.charged, overage=result.overage, closed_at=now)
-    ).rowcount
-    if closed != 1:
+    reserved, brokerage_id = reservation.pages, reservation.brokerage_id
+    within = min(pages_used, reserved)
+    # Claim the reservation first: of two racing settlements exactly one sees it open, and
+    # from here to commit this transaction holds the row (PostgreSQL) or the database
+    # (SQLite), so the wallet below cannot change under it.
+    if not _close(reservation.id, "settled", pages_charged=within, closed_at=now):
         return None
-    _write_wallet(reservation.brokerage_id, after)
+    _move(brokerage_id, reserved=-reserved, balance=reserved - within, settled=within)
+    extra = pages_used - within
+    extra_charged = 0
+    if extra:
+        # More pages than reserved: charge what the balance still covers, record the rest.
+        extra_charged = min(extra, wallet_state(brokerage_id).balance)
+        if extra_charged and not _charge_from_balance(brokerage_id, extra_charged):
+            extra_charged = 0
+    result = ledger.Settlement(charged=within + extra_charged, returned=reserved - within,
+                               overage=extra - extra_charged)
+    if extra:
+        db.session.execute(update(CreditReservation).where(CreditReservation.id == reservation.id).values(
+            pages_charged=result.charged, overage=result.overage))
     if result.overage:
         log.warning("job %s used %s pages more than could be charged", job_id, result.overage)
     return result
@@ -89,28 +121,74 @@ def release(job_id: str) -> bool:
     reservation = _open_reservation(job_id)
     if reservation is None:
         return False
-    wallet = _locked_wallet(reservation.brokerage_id)
-    closed = db.session.execute(
-        update(CreditReservation)
-        .where(CreditReservation.id == reservation.id, CreditReservation.status == "open")
-        .values(status="released", pages_charged=0, closed_at=utcnow())
-    ).rowcount
-    if closed != 1:
+    if not _close(reservation.id, "released", pages_charged=0, closed_at=utcnow()):
         return False
-    _write_wallet(reservation.brokerage_id, ledger.release(wallet, reservation.pages))
+    _move(reservation.brokerage_id, reserved=-reservation.pages, balance=reservation.pages, settled=0)
     return True
 
 
-def check_all() -> dict[int, list[str]]:
-    """Ledger discrepancies per brokerage; empty when every wallet balances."""
-    open_totals = dict(db.session.execute(
+def check_all(brokerage_id: int | None = None) -> dict[int, list[str]]:
+    """Ledger discrepancies per brokerage (of one, when given); empty when every wallet
+    balances. `ledger-check`, the review queue and the credits page's tick all ask this."""
+    return _discrepancies(brokerage_id)
+
+
+def client_pages_today(owner_id: int, now: datetime) -> int:
+    """Pages held or charged today (UTC) for first readings of documents the user owns: an
+    open reservation counts in full, a settled one at what it charged, a released one (our
+    failure, not the client's use) not at all."""
+    start = _day_start(now)
+    return int(db.session.scalar(
+        select(func.coalesce(func.sum(_pages_used()), 0))
+        .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
+        .join(Document, Document.id == ExtractionJob.document_id)
+        .where(Document.owner_id == owner_id, ExtractionJob.mode == "first",
+               CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))) or 0)
+
+
+def clients_at_allowance(brokerage_id: int, daily_allowance: int, now: datetime) -> list[tuple[User, int]]:
+    """The brokerage's clients who reached today's page allowance, with their pages today:
+    those whose pages reach it, and those with a document waiting for tomorrow because it
+    did not fit (95 of 100 pages used, then a 10-page PDF)."""
+    if daily_allowance <= 0:
+        return []
+    start = _day_start(now)
+    today = (CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
+    used = dict(db.session.execute(
+        select(Document.owner_id, func.sum(_pages_used()))
+        .join(ExtractionJob, ExtractionJob.document_id == Document.id)
+        .join(CreditReservation, CreditReservation.job_id == ExtractionJob.id)
+        .where(Document.brokerage_id == brokerage_id, ExtractionJob.mode == "first", *today)
+        .group_by(Document.owner_id)).all())
+    waiting = set(db.session.scalars(
+        select(Document.owner_id).distinct()
+        .join(AuditEntry, AuditEntry.document_id == Document.id)
+        .where(Document.brokerage_id == brokerage_id, Document.status == "PENDING",
+               AuditEntry.action == WAITING_FOR_ALLOWANCE, AuditEntry.created_at >= start)))
+    reached = {owner for owner, pages in used.items() if int(pages or 0) >= daily_allowance} | waiting
+    if not reached:
+        return []
+    users = db.session.scalars(select(User).where(User.id.in_(reached), User.role == "client")
+                               .order_by(User.name)).all()
+    return [(user, int(used.get(user.id) or 0)) for user in users]
+
+
+def _discrepancies(brokerage_id: int | None) -> dict[int, list[str]]:
+    def scoped(query, column):
+        return query if brokerage_id is None else query.where(column == brokerage_id)
+
+    open_totals = dict(db.session.execute(scoped(
         select(CreditReservation.brokerage_id, func.coalesce(func.sum(CreditReservation.pages), 0))
-        .where(CreditReservation.status == "open").group_by(CreditReservation.brokerage_id)).all())
-    settled_totals = dict(db.session.execute(
+        .where(CreditReservation.status == "open"), CreditReservation.brokerage_id)
+        .group_by(CreditReservation.brokerage_id)).all())
+    settled_totals = dict(db.session.execute(scoped(
         select(CreditReservation.brokerage_id, func.coalesce(func.sum(CreditReservation.pages_charged), 0))
-        .where(CreditReservation.status == "settled").group_by(CreditReservation.brokerage_id)).all())
+        .where(CreditReservation.status == "settled"), CreditReservation.brokerage_id)
+        .group_by(CreditReservation.brokerage_id)).all())
     problems = {}
-    for row in db.session.scalars(select(CreditWallet)):
+    for row in db.session.execute(scoped(select(CreditWallet.brokerage_id, CreditWallet.granted, CreditWallet.balance,
+                                                CreditWallet.reserved, CreditWallet.settled),
+                                         CreditWallet.brokerage_id)).all():
         wallet = ledger.Wallet(row.granted, row.balance, row.reserved, row.settled)
         found = ledger.discrepancies(wallet, int(open_totals.get(row.brokerage_id, 0)))
         if int(settled_totals.get(row.brokerage_id, 0)) != row.settled:
@@ -126,11 +204,44 @@ def _open_reservation(job_id: str) -> CreditReservation | None:
         CreditReservation.job_id == job_id, CreditReservation.status == "open"))
 
 
-def _locked_wallet(brokerage_id: int) -> ledger.Wallet:
-    row = db.session.get(CreditWallet, brokerage_id, with_for_update=True, populate_existing=True)
-    return ledger.Wallet(row.granted, row.balance, row.reserved, row.settled)
+def _close(reservation_id: int, state: str, **values) -> bool:
+    """Close an open reservation; False when someone else closed it first."""
+    return db.session.execute(
+        update(CreditReservation)
+        .where(CreditReservation.id == reservation_id, CreditReservation.status == "open")
+        .values(status=state, **values)).rowcount == 1
 
 
-def _write_wallet(brokerage_id: int, wallet: ledger.Wallet) -> None:
-    db.session.execute(update(CreditWallet).where(CreditWallet.brokerage_id == brokerage_id).values(
-        balance=wallet.balance, reserved=wallet.reserved, settled=wallet.settled))
+def _move(brokerage_id: int, *, reserved: int, balance: int, settled: int) -> None:
+    """Shift pages between the wallet's columns in one relative update; `reserved` is what
+    leaves the open reservations (negative), and the wallet must hold it."""
+    moved = db.session.execute(
+        update(CreditWallet)
+        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.reserved >= -reserved)
+        .values(reserved=CreditWallet.reserved + reserved, balance=CreditWallet.balance + balance,
+                settled=CreditWallet.settled + settled)).rowcount
+    if moved != 1:
+        # The wallet does not hold what an open reservation says it holds: refuse, so the
+        # caller rolls back and the discrepancy stays visible to the check.
+        raise ledger.LedgerError(f"wallet of brokerage {brokerage_id} holds less than {-reserved} reserved pages")
+
+
+def _charge_from_balance(brokerage_id: int, pages: int) -> bool:
+    return db.session.execute(
+        update(CreditWallet)
+        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= pages)
+        .values(balance=CreditWallet.balance - pages, settled=CreditWallet.settled + pages)).rowcount == 1
+
+
+def _is_client(user_id: int) -> bool:
+    return db.session.scalar(select(User.role).where(User.id == user_id)) == "client"
+
+
+def _day_start(now: datetime) -> datetime:
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _pages_used():
+    return case((CreditReservation.status == "open", CreditReservation.pages),
+                (CreditReservation.status == "settled", func.coalesce(CreditReservation.pages_charged, 0)),
+                else_=0)

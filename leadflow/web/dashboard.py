@@ -258,7 +258,8 @@ def credits():
     months = settled_by_month(brokerage_id, clock.now(), CHART_MONTHS)
     return render_template("credits/index.html", wallet=wallet, reservations=reservations, months=months,
                            chart=bar_chart(months), brokerage=db.session.get(Brokerage, brokerage_id),
-                           balanced=wallet.balance + wallet.reserved + wallet.settled == wallet.granted)
+                           # The same check as `leadflow ledger-check`, not a sum of the wallet's own columns.
+                           ledger_problems=billing.check_all(brokerage_id).get(brokerage_id, []))
 
 
 def settled_by_month(brokerage_id: int, now: datetime, months: int) -> list[tuple[str, int]]:

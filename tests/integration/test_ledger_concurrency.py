@@ -1,0 +1,164 @@
+"""The ledger under 50 threads at once, on SQLite (the embedded default) and on PostgreSQL.
+
+Each thread reserves pages for jobs of its own, settles one and releases the other, and joins
+four others in settling (or releasing) the same shared jobs, all released from one barrier.
+Afterwards the ledger check is balanced, every reservation closed exactly once, and the
+wallet has settled exactly the pages that the winning settlements said they charged.
+"""
+import random
+import threading
+from collections import Counter, defaultdict
+from datetime import datetime
+
+import pytest
+from sqlalchemy import select
+
+from leadflow.billing import ledger
+from leadflow.factory import create_app
+from tests.plugins.postgres import fresh_database
+
+THREADS = 50
+SHARED_JOBS = 10          # each raced by THREADS / SHARED_JOBS threads
+GRANTED = 250             # less than all reservations would need: some are refused
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def ledger_app(request, tmp_path):
+    """An app on an empty migrated database, with the engine settings the mode runs with."""
+    def build(url):
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "LOCAL_STORAGE_DIR": str(tmp_path / "storage"),
+                          "EMBEDDED_WORKER": False, "EMBEDDED_SCHEDULER": False}, listen=False)
+        from flask_migrate import upgrade
+        with app.app_context():
+            upgrade()
+        return app
+
+    if request.param == "sqlite":
+        # A file, as `make run` uses: an in-memory SQLite would be one connection, no race at all.
+        app = build(f"sqlite:///{tmp_path / 'leadflow.db'}")
+        yield app
+        _dispose(app)
+    else:
+        with fresh_database("ledger") as url:
+            app = build(url)
+            yield app
+            _dispose(app)
+
+
+def _dispose(app):
+    from leadflow.extensions import db
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balanced(ledger_app):
+    from leadflow.billing import service as billing
+    from leadflow.extensions import db
+    from leadflow.models import CreditReservation, CreditWallet
+
+    app = ledger_app
+    rng = random.Random(10)
+    own_jobs = [[f"own-{t}-a", f"own-{t}-b"] for t in range(THREADS)]
+    shared_jobs = [f"shared-{j}" for j in range(SHARED_JOBS)]
+    pages = {job: rng.randint(1, 6) for job in [*sum(own_jobs, []), *shared_jobs]}
+    used = {job: rng.randint(0, pages[job] + 2) for job in pages}   # some use more than reserved
+    with app.app_context():
+        brokerage_id = _seed(db, [*sum(own_jobs, []), *shared_jobs])
+        billing.grant(brokerage_id, GRANTED)
+        for job in shared_jobs:
+            billing.reserve(brokerage_id, job, pages[job])
+        db.session.commit()
+        db.session.remove()
+
+    barrier = threading.Barrier(THREADS)
+    lock = threading.Lock()
+    charged = []                       # Settlement.charged of every settlement that won
+    closes = Counter()                 # job -> how many settle/release calls closed it
+    refused = set()                    # jobs the wallet could not cover
+    errors = []
+
+    def transaction(action):
+        with app.app_context():
+            try:
+                result = action()
+                db.session.commit()
+                return result
+            except Exception:
+                db.session.rollback()
+                raise
+            finally:
+                db.session.remove()
+
+    def worker(t):
+        try:
+            for job in own_jobs[t]:
+                try:
+                    transaction(lambda: billing.reserve(brokerage_id, job, pages[job]))
+                except ledger.InsufficientCredits:
+                    with lock:
+                        refused.add(job)
+            barrier.wait(timeout=60)
+            first, second = own_jobs[t]
+            shared = shared_jobs[t % SHARED_JOBS]
+            steps = [("settle", first), ("release", second), ("settle" if t % 5 else "release", shared)]
+            for verb, job in steps:
+                if verb == "settle":
+                    result = transaction(lambda: billing.settle(job, used[job]))
+                    if result is not None:
+                        with lock:
+                            charged.append(result.charged)
+                            closes[job] += 1
+                elif transaction(lambda: billing.release(job)):
+                    with lock:
+                        closes[job] += 1
+        except Exception as exc:  # reported below: a thread's failure must fail the test
+            with lock:
+                errors.append(f"thread {t}: {type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a thread did not finish"
+    assert errors == []
+
+    with app.app_context():
+        assert billing.check_all() == {}
+        wallet = db.session.get(CreditWallet, brokerage_id)
+        reservations = db.session.scalars(select(CreditReservation)).all()
+        states = defaultdict(list)
+        for r in reservations:
+            states[r.job_id].append(r.status)
+        assert all(s == ["settled"] or s == ["released"] for s in states.values()), states
+        assert set(states) == set(pages) - refused
+        assert max(closes.values()) == 1, "a reservation was closed twice"
+        assert set(closes) == set(states), "every reservation closed by exactly one call"
+        assert wallet.settled == sum(charged) == sum(r.pages_charged for r in reservations if r.status == "settled")
+        assert (wallet.reserved, wallet.granted) == (0, GRANTED)
+        assert wallet.balance == GRANTED - wallet.settled
+        assert refused, "the wallet was meant to run short and refuse some reservations"
+        db.session.remove()
+
+
+def _seed(db, job_ids):
+    """A brokerage, a client, a document and one extraction job per id (the reservations' keys)."""
+    from leadflow.models import Brokerage, Document, ExtractionJob, User
+    now = datetime(2026, 11, 15, 12, 0)
+    brokerage = Brokerage(name="Race Hypotheken")
+    db.session.add(brokerage)
+    db.session.flush()
+    user = User(email="client@race.example", name="Client", role="client", brokerage_id=brokerage.id,
+                password_hash="-")
+    db.session.add(user)
+    db.session.flush()
+    document = Document(id="d" * 32, brokerage_id=brokerage.id, owner_id=user.id, title="payslip", status="EXTRACTING",
+                        filename="payslip.pdf", content_type="application/pdf", size_bytes=1, storage_key="k",
+                        verification_notes=[], created_at=now, updated_at=now, status_changed_at=now)
+    db.session.add(document)
+    db.session.flush()
+    for job_id in job_ids:
+        db.session.add(ExtractionJob(id=job_id, document_id=document.id, brokerage_id=brokerage.id, mode="first",
+                                     status="accepted"))
+    db.session.commit()
+    return brokerage.id
