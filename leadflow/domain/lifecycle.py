@@ -4,7 +4,10 @@ from enum import StrEnum
 
 class Status(StrEnum):
     PENDING = "PENDING"
-    """The record exists and the file is in storage. Nothing else is promised yet."""
+    """The record exists and the file is in storage. Nothing else is promised yet. A document
+    whose processing failed for a reason of ours waits here too, for its next automatic try
+    (its current job is `scheduled`, due at the job's `deadline_at`); the client reads
+    "still being checked"."""
     PROCESSING = "PROCESSING"
     """Claimed by exactly one worker; pre-checks and submission happen here."""
     EXTRACTING = "EXTRACTING"
@@ -12,9 +15,10 @@ class Status(StrEnum):
     VERIFIED = "VERIFIED"
     """Verification rules passed on the extracted data."""
     REJECTED = "REJECTED"
-    """Verification failed, or the system failed for good; notes say why."""
+    """Verification failed, or the file cannot be used; notes say why. Never a failure of ours:
+    those are retried, then handed to a person (ACTION_REQUIRED with a SYSTEM_ code)."""
     ACTION_REQUIRED = "ACTION_REQUIRED"
-    """The type could not be determined with confidence; a person decides."""
+    """The type, or a field the rules need, could not be read with confidence; a person decides."""
 
 
 TERMINAL = frozenset({Status.VERIFIED, Status.REJECTED})
@@ -26,22 +30,28 @@ SETTLED = frozenset({Status.VERIFIED, Status.REJECTED, Status.ACTION_REQUIRED})
 ALLOWED = frozenset({
     (Status.PENDING, Status.PROCESSING),        # a worker claims it
     (Status.PROCESSING, Status.EXTRACTING),     # the service accepted the job
-    (Status.PROCESSING, Status.PENDING),        # stalled sweep, or a transient failure to retry
+    (Status.PROCESSING, Status.PENDING),        # stalled sweep, a transient failure to retry, a system retry scheduled
     (Status.PROCESSING, Status.REJECTED),       # a pre-check failed, or the system failed for good
     (Status.PROCESSING, Status.VERIFIED),       # a person decided the type; rules passed
     (Status.EXTRACTING, Status.VERIFIED),
     (Status.EXTRACTING, Status.REJECTED),
     (Status.EXTRACTING, Status.ACTION_REQUIRED),
-    (Status.EXTRACTING, Status.PENDING),        # the extraction deadline passed; submit again
+    (Status.EXTRACTING, Status.PENDING),        # the extraction deadline passed or the reader failed; submit again
+    (Status.PENDING, Status.ACTION_REQUIRED),   # system retries spent before a claim held: a person retries
+    (Status.PROCESSING, Status.ACTION_REQUIRED),  # system retries spent during submission: a person retries
+    (Status.ACTION_REQUIRED, Status.PENDING),   # an admin retries a system failure
     (Status.ACTION_REQUIRED, Status.PROCESSING),  # a person decided the type
-    (Status.ACTION_REQUIRED, Status.REJECTED),  # a person rejected it
-    (Status.PENDING, Status.REJECTED),          # retries exhausted before a claim held
+    (Status.ACTION_REQUIRED, Status.REJECTED),  # a person rejected it, or the fields they read fail the rules
+    (Status.ACTION_REQUIRED, Status.VERIFIED),  # a person read the fields the reader could not; rules passed
+    (Status.PENDING, Status.REJECTED),          # retries exhausted before a claim held (before system retries)
     (Status.REJECTED, Status.PENDING),          # an admin retries a system failure
     (Status.VERIFIED, Status.EXTRACTING),       # an advisor asked for a reprocess or customisation
     (Status.REJECTED, Status.EXTRACTING),
     (Status.ACTION_REQUIRED, Status.EXTRACTING),
     (Status.VERIFIED, Status.REJECTED),         # a correction or revert re-verified
     (Status.REJECTED, Status.VERIFIED),         # a correction or revert re-verified
+    (Status.VERIFIED, Status.ACTION_REQUIRED),  # a correction or revert left a needed field unread:
+    (Status.REJECTED, Status.ACTION_REQUIRED),  # a person reads it, the client is not told it is missing
 })
 
 
@@ -60,7 +70,8 @@ def is_terminal(status: str) -> bool:
 
 
 class RejectionCode(StrEnum):
-    """Why a document is REJECTED; the SYSTEM_ codes are failures an admin may retry."""
+    """Why a document is REJECTED; the SYSTEM_ codes are failures of ours, never a client's
+    rejection: they mark a document handed to a person (ACTION_REQUIRED) that an admin may retry."""
     VERIFICATION_FAILED = "VERIFICATION_FAILED"
     ILLEGIBLE = "ILLEGIBLE"
     UNSUPPORTED_FILE = "UNSUPPORTED_FILE"

@@ -19,8 +19,9 @@ def test_an_unknown_type_goes_to_a_person():
 
 
 def test_a_low_confidence_goes_to_a_person_at_the_threshold_it_does_not():
-    assert verify(Extraction("payslip", 0.59, READABLE), None, Applicant(), TODAY).status == Status.ACTION_REQUIRED
-    assert verify(Extraction("payslip", 0.6, READABLE), None, Applicant(), TODAY).status != Status.ACTION_REQUIRED
+    payslip = {"text_chars": 900, "fields": {"period": "2026-10", "gross": "4000.00", "net": "2600.00"}}
+    assert verify(Extraction("payslip", 0.59, payslip), None, Applicant(), TODAY).status == Status.ACTION_REQUIRED
+    assert verify(Extraction("payslip", 0.6, payslip), None, Applicant(), TODAY).status == Status.VERIFIED
 
 
 def test_a_declared_kind_that_differs_from_the_detected_type_goes_to_a_person_with_both_named():

@@ -23,9 +23,14 @@ class Note:
     code: str
     en: str
     de: str
+    fields: tuple[str, ...] = ()
+    """For `fields_unreadable`: the fields a person is to read, so the review queue can ask for them."""
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "en": self.en, "de": self.de}
+        body = {"code": self.code, "en": self.en, "de": self.de}
+        if self.fields:
+            body["fields"] = list(self.fields)
+        return body
 
 
 @dataclass(frozen=True)
@@ -76,12 +81,38 @@ def verify(extraction: Extraction, declared_kind: str | None, applicant: Applica
 
 
 def verify_type(document_type: str, content: dict, applicant: Applicant, today: date) -> Verdict:
-    """The type's own rules, once the type is known (also used after a person decides it)."""
-    rule = RULES.get(document_type)
-    notes = tuple(rule(content.get("fields") or {}, applicant, today)) if rule else ()
-    if notes:
-        return Verdict(Status.REJECTED, notes, RejectionCode.VERIFICATION_FAILED)
+    """The type's own rules, once the type is known (also used after a person decides it).
+
+    What the document confidently shows may reject it (too old, expired, another person's
+    name); a field that is needed but was not read reliably sends it to a person.
+    """
+    rules = RULES.get(document_type)
+    if rules is not None:
+        judgement = judge(rules, content, applicant, today)
+        if judgement.rejections:
+            return Verdict(Status.REJECTED, judgement.rejections, RejectionCode.VERIFICATION_FAILED)
+        if judgement.unreadable:
+            return Verdict(Status.ACTION_REQUIRED, (unreadable_note(rules, judgement.unreadable),))
     return Verdict(Status.VERIFIED, (Note("ok", "Checked and accepted.", "Geprüft und akzeptiert."),))
+
+
+def unreadable_fields(document_type: str | None, notes: list[dict] | None) -> list:
+    """The fields a person is asked to read on a document waiting in review, as declared Fields."""
+    rules = RULES.get(document_type or "")
+    if rules is None:
+        return []
+    names = [name for note in notes or [] if isinstance(note, dict) and note.get("code") == "fields_unreadable"
+             for name in note.get("fields") or []]
+    return [field for field in rules.fields if field.name in names]
+
+
+def typed_value(document_type: str, name: str, text):
+    """What a person typed for a field, in the form the extractor stores it; None when it does not parse."""
+    rules = RULES.get(document_type)
+    field = rules.field(name) if rules else None
+    if field is None:
+        return None
+    return TYPED[field.kind](text)
 
 
 LABELS = {
@@ -102,10 +133,12 @@ def _label(document_type: str, language: str) -> str:
     return en if language == "en" else de
 
 
-# Per-type rules: (fields, applicant, today) -> iterable of Notes, empty when the document passes.
+# Per-type rules: document type -> spec.TypeRules (fields it needs read, checks that may reject).
 RULES: dict = {}
 
 # Registered last: the rule modules import Note and Applicant from this module.
+from leadflow.domain.verification.common import TYPED  # noqa: E402
 from leadflow.domain.verification.rules import RULES as _TYPE_RULES  # noqa: E402
+from leadflow.domain.verification.spec import judge, unreadable_note  # noqa: E402
 
 RULES.update(_TYPE_RULES)

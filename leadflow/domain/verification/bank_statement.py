@@ -12,35 +12,38 @@ from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
 from leadflow.domain.verification import Applicant, Note
-from leadflow.domain.verification.common import day_words, incomplete, iso_date
+from leadflow.domain.verification.common import compact, day_words, iso_date
+from leadflow.domain.verification.spec import Check, Field, TypeRules
 
 MONTHS_BACK = 3  # the last three months' statements; see the module docstring
 
-ESSENTIAL = (  # field, English label, German label
-    ("iban", "the IBAN", "die IBAN"),
-    ("period_end", "the statement period", "der Zeitraum des Auszugs"),
+
+def _iban_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    # Only a confidently read IBAN gets here: one whose check digits fail is what the page shows.
+    if iban_is_valid(read["iban"]):
+        return []
+    return [Note(
+        "bank_statement_iban_invalid",
+        "The IBAN on this bank statement is not a valid IBAN (its check digits do not match). "
+        "Please upload the original statement from your bank, as a PDF if you can.",
+        "Die IBAN auf diesem Kontoauszug ist ungültig (die Prüfziffern stimmen nicht). "
+        "Bitte laden Sie den Originalauszug Ihrer Bank hoch, wenn möglich als PDF.")]
+
+
+def _recency_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    return _recency(read["period_end"], today)
+
+
+RULES = TypeRules(
+    on_en="on this bank statement", on_de="auf diesem Kontoauszug",
+    fields=(
+        Field("iban", "the IBAN", "die IBAN", "f", compact, "iban"),
+        Field("period_end", "the last day of the statement period", "den letzten Tag des Auszugszeitraums", "m",
+              iso_date, "date"),
+    ),
+    essential=("iban", "period_end"),
+    checks=(Check(("iban",), _iban_check), Check(("period_end",), _recency_check)),
 )
-
-
-def check(fields: dict, applicant: Applicant, today: date) -> list[Note]:
-    notes = []
-    iban = fields.get("iban")
-    period_end = iso_date(fields.get("period_end"))
-    missing = [(en, de) for name, en, de in ESSENTIAL
-               if (period_end if name == "period_end" else (iban or None)) is None]
-    if missing:
-        notes.append(incomplete("bank_statement_incomplete", missing, "bank statement",
-                                "diesem Kontoauszug", "den vollständigen Kontoauszug"))
-    if iban and not iban_is_valid(iban):
-        notes.append(Note(
-            "bank_statement_iban_invalid",
-            "The IBAN on this bank statement is not a valid IBAN (its check digits do not match). "
-            "Please upload the original statement from your bank, as a PDF if you can.",
-            "Die IBAN auf diesem Kontoauszug ist ungültig (die Prüfziffern stimmen nicht). "
-            "Bitte laden Sie den Originalauszug Ihrer Bank hoch, wenn möglich als PDF."))
-    if period_end is not None:
-        notes += _recency(period_end, today)
-    return notes
 
 
 def iban_is_valid(value: str) -> bool:

@@ -1,9 +1,8 @@
-"""What the per-type rules share: reading extracted values, calendar arithmetic, dates in words."""
+"""What the per-type rules share: reading extracted values, what a person types, calendar arithmetic, dates in words."""
 import calendar
+import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
-
-from leadflow.domain.verification import Note
 
 MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
              "October", "November", "December")
@@ -74,18 +73,74 @@ def day_words(day: date) -> tuple[str, str]:
     return f"{day.day} {MONTHS_EN[day.month - 1]} {day.year}", day.strftime("%d.%m.%Y")
 
 
-def incomplete(code: str, missing: list[tuple[str, str]], document_en: str, this_de: str, complete_de: str) -> Note:
-    """One note naming what could not be read and asking for the complete document.
+def text(value) -> str | None:
+    """A name or other text; None when absent or blank."""
+    return value.strip() or None if isinstance(value, str) else None
 
-    German needs the noun's case and gender, so the caller gives both phrases: "dieser
-    Gehaltsabrechnung" / "die vollständige Gehaltsabrechnung", "diesem Kontoauszug" / "den
-    vollständigen Kontoauszug".
-    """
-    en = ", ".join(label_en for label_en, _ in missing)
-    de = ", ".join(label_de for _, label_de in missing)
-    return Note(
-        code,
-        f"We could not read everything we need from this {document_en} (missing: {en}). "
-        f"Please upload the complete {document_en}, all pages, as the original PDF or a sharp scan.",
-        f"Wir konnten nicht alle nötigen Angaben aus {this_de} lesen (es fehlt: {de}). "
-        f"Bitte laden Sie {complete_de} hoch, mit allen Seiten, als Original-PDF oder scharfen Scan.")
+
+def compact(value) -> str | None:
+    """An IBAN or document number without spaces, upper case; None when absent or blank."""
+    return re.sub(r"\s+", "", value).upper() or None if isinstance(value, str) else None
+
+
+# --- what a person types in the review queue, in the form the extractor stores it -----------
+
+def typed_month(value) -> str | None:
+    """ "10/2026", "10.2026", "2026-10", "Oktober 2026", "Oct 2026" -> "2026-10"."""
+    words = str(value or "").strip().lower()
+    found = re.fullmatch(r"(\d{1,2})\s*[./-]\s*(\d{4})", words) or re.fullmatch(r"(\d{4})-(\d{1,2})", words)
+    if found:
+        first, second = found.groups()
+        month, year_ = (int(first), int(second)) if len(second) == 4 else (int(second), int(first))
+    else:
+        found = re.fullmatch(r"([a-zäö]+)\.?\s+(\d{4})", words)
+        month = _month_number(found.group(1)) if found else None
+        year_ = int(found.group(2)) if found else None
+    if not month or not 1 <= month <= 12 or year(year_) is None:
+        return None
+    return f"{year_:04d}-{month:02d}"
+
+
+def typed_amount(value) -> str | None:
+    """ "2.345,67", "2345,67", "2,345.67", "EUR 2.345,67" -> "2345.67"."""
+    words = re.sub(r"(?i)eur|€|\s", "", str(value or ""))
+    if not re.fullmatch(r"-?[0-9.,]*[0-9]", words):
+        return None
+    comma, dot = words.rfind(","), words.rfind(".")
+    decimal_mark = "," if comma > dot else "."
+    whole, _, cents = words.rpartition(decimal_mark) if decimal_mark in words else (words, "", "")
+    if decimal_mark in words and len(cents) not in (1, 2):  # "2.345" is two thousand, not two euros
+        whole, cents = words, ""
+    number = amount(re.sub(r"[.,]", "", whole) + "." + (cents or "0"))
+    return f"{number:.2f}" if number is not None else None
+
+
+def typed_date(value) -> str | None:
+    """ "31.10.2026", "31.10.26" or "2026-10-31" -> "2026-10-31"."""
+    words = str(value or "").strip()
+    found = re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})", words)
+    if found:
+        day, month, year_ = (int(part) for part in found.groups())
+        words = f"{year_ + 2000 if year_ < 100 else year_:04d}-{month:02d}-{day:02d}"
+    day_ = iso_date(words) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", words) else None
+    return day_.isoformat() if day_ else None
+
+
+def typed_year(value) -> int | None:
+    return year(str(value or "").strip())
+
+
+def typed_text(value) -> str | None:
+    return text(str(value or ""))[:200] if text(str(value or "")) else None
+
+
+TYPED = {"month": typed_month, "amount": typed_amount, "date": typed_date, "year": typed_year,
+         "iban": lambda value: compact(str(value or "")), "text": typed_text}
+
+
+def _month_number(word: str) -> int | None:
+    for names in (MONTHS_EN, MONTHS_DE):
+        for number, name in enumerate(names, start=1):
+            if len(word) >= 3 and name.lower().startswith(word):
+                return number
+    return {"maerz": 3, "mrz": 3}.get(word)

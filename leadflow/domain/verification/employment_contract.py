@@ -3,23 +3,15 @@
 No date rule: a signed contract for a job that starts later is what a lender wants to see
 from a client changing jobs, and one that started years ago is still in force.
 """
-from datetime import date
+from leadflow.domain.verification.common import amount, iso_date, text
+from leadflow.domain.verification.spec import Field, TypeRules
 
-from leadflow.domain.verification import Applicant, Note
-from leadflow.domain.verification.common import amount, incomplete, iso_date
-
-ESSENTIAL = (  # field, English label, German label
-    ("employer", "the employer", "der Arbeitgeber"),
-    ("start_date", "the start date", "der Beginn des Arbeitsverhältnisses"),
-    ("annual_salary", "the salary", "das Gehalt"),
+RULES = TypeRules(
+    on_en="in this employment contract", on_de="in diesem Arbeitsvertrag",
+    fields=(
+        Field("employer", "the employer", "den Arbeitgeber", "m", text, "text"),
+        Field("start_date", "the start date", "das Eintrittsdatum", "n", iso_date, "date"),
+        Field("annual_salary", "the annual salary", "das Jahresgehalt", "n", amount, "amount"),
+    ),
+    essential=("employer", "start_date", "annual_salary"),
 )
-READ = {"start_date": iso_date, "annual_salary": amount}
-
-
-def check(fields: dict, applicant: Applicant, today: date) -> list[Note]:
-    missing = [(en, de) for name, en, de in ESSENTIAL
-               if READ.get(name, lambda value: value or None)(fields.get(name)) is None]
-    if missing:
-        return [incomplete("employment_contract_incomplete", missing, "employment contract",
-                           "diesem Arbeitsvertrag", "den vollständigen Arbeitsvertrag")]
-    return []

@@ -9,36 +9,37 @@ month's end), which is how lenders phrase it: "payslips of the last three months
 from datetime import date
 
 from leadflow.domain.verification import Applicant, Note
-from leadflow.domain.verification.common import add_months, amount, incomplete, month_end, month_words, year_month
+from leadflow.domain.verification.common import add_months, amount, month_end, month_words, year_month
+from leadflow.domain.verification.spec import Check, Field, TypeRules
 
 MAX_AGE_MONTHS = 3  # lenders ask for the last three payslips; older ones say nothing about today's income
 
-ESSENTIAL = (  # field, English label, German label
-    ("period", "the pay month", "der Abrechnungsmonat"),
-    ("gross", "gross pay", "der Bruttoverdienst"),
-    ("net", "net pay", "der Nettoverdienst"),
+
+def _recency_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    return _recency(read["period"], today)
+
+
+def _net_below_gross(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    if read["net"] < read["gross"]:
+        return []
+    return [Note(
+        "payslip_net_not_below_gross",
+        "On this payslip the net pay is not lower than the gross pay, which cannot be right. "
+        "Please upload the payslip exactly as your employer issued it.",
+        "Auf dieser Gehaltsabrechnung ist der Nettoverdienst nicht niedriger als der Bruttoverdienst; das kann "
+        "nicht stimmen. Bitte laden Sie die Gehaltsabrechnung so hoch, wie Ihr Arbeitgeber sie ausgestellt hat.")]
+
+
+RULES = TypeRules(
+    on_en="on this payslip", on_de="auf dieser Gehaltsabrechnung",
+    fields=(
+        Field("period", "the pay month", "den Abrechnungsmonat", "m", year_month, "month"),
+        Field("gross", "the gross pay", "den Bruttoverdienst", "m", amount, "amount"),
+        Field("net", "the net pay", "den Nettoverdienst", "m", amount, "amount"),
+    ),
+    essential=("period", "gross", "net"),
+    checks=(Check(("period",), _recency_check), Check(("gross", "net"), _net_below_gross)),
 )
-
-
-def check(fields: dict, applicant: Applicant, today: date) -> list[Note]:
-    notes = []
-    missing = [(en, de) for name, en, de in ESSENTIAL
-               if (year_month(fields.get(name)) if name == "period" else amount(fields.get(name))) is None]
-    if missing:
-        notes.append(incomplete("payslip_incomplete", missing, "payslip",
-                                "dieser Gehaltsabrechnung", "die vollständige Gehaltsabrechnung"))
-    period = year_month(fields.get("period"))
-    if period is not None:
-        notes += _recency(period, today)
-    gross, net = amount(fields.get("gross")), amount(fields.get("net"))
-    if gross is not None and net is not None and not net < gross:
-        notes.append(Note(
-            "payslip_net_not_below_gross",
-            "On this payslip the net pay is not lower than the gross pay, which cannot be right. "
-            "Please upload the payslip exactly as your employer issued it.",
-            "Auf dieser Gehaltsabrechnung ist der Nettoverdienst nicht niedriger als der Bruttoverdienst; das kann "
-            "nicht stimmen. Bitte laden Sie die Gehaltsabrechnung so hoch, wie Ihr Arbeitgeber sie ausgestellt hat."))
-    return notes
 
 
 def last_accepted_day(period: date) -> date:

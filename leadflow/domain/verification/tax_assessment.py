@@ -7,27 +7,25 @@ year that has not ended (Y itself, or later) cannot have been assessed yet.
 from datetime import date
 
 from leadflow.domain.verification import Applicant, Note
-from leadflow.domain.verification.common import amount, incomplete, year
+from leadflow.domain.verification.common import amount, year
+from leadflow.domain.verification.spec import Check, Field, TypeRules
 
 ACCEPTED_YEARS_BACK = 2  # lenders read income from the last two assessments
 
-ESSENTIAL = (  # field, English label, German label
-    ("tax_year", "the tax year", "das Steuerjahr"),
-    ("taxable_income", "the taxable income", "das zu versteuernde Einkommen"),
+
+def _year_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    return _year(read["tax_year"], today)
+
+
+RULES = TypeRules(
+    on_en="on this tax assessment", on_de="auf diesem Steuerbescheid",
+    fields=(
+        Field("tax_year", "the tax year", "das Steuerjahr", "n", year, "year"),
+        Field("taxable_income", "the taxable income", "das zu versteuernde Einkommen", "n", amount, "amount"),
+    ),
+    essential=("tax_year", "taxable_income"),
+    checks=(Check(("tax_year",), _year_check),),
 )
-
-
-def check(fields: dict, applicant: Applicant, today: date) -> list[Note]:
-    notes = []
-    tax_year = year(fields.get("tax_year"))
-    missing = [(en, de) for name, en, de in ESSENTIAL
-               if (tax_year if name == "tax_year" else amount(fields.get(name))) is None]
-    if missing:
-        notes.append(incomplete("tax_assessment_incomplete", missing, "tax assessment",
-                                "diesem Steuerbescheid", "den vollständigen Steuerbescheid"))
-    if tax_year is not None:
-        notes += _year(tax_year, today)
-    return notes
 
 
 def accepted_years(today: date) -> tuple[int, ...]:

@@ -9,35 +9,36 @@ accepted; on 1 March 2027 only 2026 is. On 31 December 2026 only 2025 is; on 1 J
 from datetime import date
 
 from leadflow.domain.verification import Applicant, Note
-from leadflow.domain.verification.common import amount, incomplete, year
+from leadflow.domain.verification.common import amount, year
+from leadflow.domain.verification.spec import Check, Field, TypeRules
 
 ISSUE_DEADLINE_MONTH = 2  # employers transmit and hand out the certificate by the end of February
 
-ESSENTIAL = (  # field, English label, German label
-    ("year", "the year", "das Jahr"),
-    ("gross_wages", "the gross wages", "der Bruttoarbeitslohn"),
+
+def _year_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    certificate_year = read["year"]
+    if certificate_year in accepted_years(today):
+        return []
+    wanted = today.year - 1
+    return [Note(
+        "wage_tax_certificate_wrong_year",
+        f"This wage tax certificate is for {certificate_year}; we need the one for {wanted}. "
+        f"Please upload your wage tax certificate (Lohnsteuerbescheinigung) for {wanted}; "
+        "your employer issues it by the end of February.",
+        f"Diese Lohnsteuerbescheinigung ist für {certificate_year}; wir benötigen die für {wanted}. "
+        f"Bitte laden Sie Ihre Lohnsteuerbescheinigung für {wanted} hoch; "
+        "Ihr Arbeitgeber stellt sie bis Ende Februar aus.")]
+
+
+RULES = TypeRules(
+    on_en="on this wage tax certificate", on_de="auf dieser Lohnsteuerbescheinigung",
+    fields=(
+        Field("year", "the year", "das Jahr", "n", year, "year"),
+        Field("gross_wages", "the gross wages", "den Bruttoarbeitslohn", "m", amount, "amount"),
+    ),
+    essential=("year", "gross_wages"),
+    checks=(Check(("year",), _year_check),),
 )
-
-
-def check(fields: dict, applicant: Applicant, today: date) -> list[Note]:
-    notes = []
-    certificate_year = year(fields.get("year"))
-    missing = [(en, de) for name, en, de in ESSENTIAL
-               if (certificate_year if name == "year" else amount(fields.get(name))) is None]
-    if missing:
-        notes.append(incomplete("wage_tax_certificate_incomplete", missing, "wage tax certificate",
-                                "dieser Lohnsteuerbescheinigung", "die vollständige Lohnsteuerbescheinigung"))
-    if certificate_year is not None and certificate_year not in accepted_years(today):
-        wanted = today.year - 1
-        notes.append(Note(
-            "wage_tax_certificate_wrong_year",
-            f"This wage tax certificate is for {certificate_year}; we need the one for {wanted}. "
-            f"Please upload your wage tax certificate (Lohnsteuerbescheinigung) for {wanted}; "
-            "your employer issues it by the end of February.",
-            f"Diese Lohnsteuerbescheinigung ist für {certificate_year}; wir benötigen die für {wanted}. "
-            f"Bitte laden Sie Ihre Lohnsteuerbescheinigung für {wanted} hoch; "
-            "Ihr Arbeitgeber stellt sie bis Ende Februar aus."))
-    return notes
 
 
 def accepted_years(today: date) -> tuple[int, ...]:

@@ -1,0 +1,116 @@
+"""What a type's rules declare, and the one place that decides whether they may judge.
+
+A type declares the fields it needs read and its checks, each naming the fields it judges.
+The dispatcher here reads every declared field with its confidence; a check whose fields
+were all read confidently may reject, and any field that is needed but was not read
+reliably sends the document to a person instead. A reader cannot prove that a field is
+absent: "we could not read it" must never become "your document lacks it".
+"""
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from leadflow.domain.verification import Applicant, Note
+
+READ_THRESHOLD = 0.5
+"""The extractor's field_confidence under this means the value was not read reliably."""
+
+PERSON = 1.0
+"""What a value a person typed in counts as: read, whatever the extractor thought."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field a type needs read, named as a client would name it."""
+    name: str
+    en: str  # "the pay month"
+    de: str  # "den Abrechnungsmonat": the accusative, as in "Wir konnten ... nicht lesen"
+    gender: str  # "m", "f", "n" or "pl": which German pronoun refers back to it
+    read: Callable  # the stored value -> its parsed value, or None when absent or malformed
+    kind: str  # how a person types it in: month, amount, date, year, iban or text
+
+
+@dataclass(frozen=True)
+class Check:
+    """A rule that may reject, given the fields it judges (parsed, by name)."""
+    judges: tuple[str, ...]
+    run: Callable[[dict, Applicant, date], list[Note]]
+    applies: Callable[[Applicant], bool] = lambda applicant: True
+
+
+@dataclass(frozen=True)
+class TypeRules:
+    on_en: str  # "on this payslip"
+    on_de: str  # "auf dieser Gehaltsabrechnung"
+    fields: tuple[Field, ...]
+    essential: tuple[str, ...]  # needed whatever the checks say: what a lender reads from it
+    checks: tuple[Check, ...] = ()
+    distrusted: Callable[[dict], frozenset] = lambda fields: frozenset()
+    """Fields the document itself says were not read reliably (an MRZ whose check digits failed)."""
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    rejections: tuple[Note, ...]
+    unreadable: tuple[Field, ...]
+
+
+def judge(rules: TypeRules, content: dict, applicant: Applicant, today: date) -> Judgement:
+    """Run every check whose fields were read confidently; list the needed fields that were not.
+
+    Confidence comes from the extractor's `field_confidence`; content without it (another
+    service, an older version) counts a present, well-formed value as read. A value a person
+    typed in (`read_by_person`) counts as read.
+    """
+    raw = content.get("fields") if isinstance(content.get("fields"), dict) else {}
+    confidence = content.get("field_confidence") if isinstance(content.get("field_confidence"), dict) else {}
+    by_person = set(content.get("read_by_person") or ())
+    distrusted = set(rules.distrusted(raw)) - by_person
+    read = {}
+    for field in rules.fields:
+        value = field.read(raw.get(field.name))
+        if value is not None and _confidence(field.name, confidence, by_person, distrusted) >= READ_THRESHOLD:
+            read[field.name] = value
+    applicable = [check for check in rules.checks if check.applies(applicant)]
+    needed = set(rules.essential).union(*(check.judges for check in applicable))
+    rejections = [note for check in applicable if all(name in read for name in check.judges)
+                  for note in check.run(read, applicant, today)]
+    unreadable = tuple(f for f in rules.fields if f.name in needed and f.name not in read)
+    return Judgement(tuple(rejections), unreadable)
+
+
+def unreadable_note(rules: TypeRules, unreadable: tuple[Field, ...]) -> Note:
+    """ "We could not read the pay month on this payslip; a specialist will check it." """
+    one = len(unreadable) == 1
+    it_en = "it" if one and unreadable[0].gender != "pl" else "them"
+    it_de = PRONOUNS[unreadable[0].gender] if one else "sie"
+    return Note(
+        "fields_unreadable",
+        f"We could not read {_listed([f.en for f in unreadable], 'and')} {rules.on_en}; "
+        f"a specialist will check {it_en}.",
+        f"Wir konnten {_listed([f.de for f in unreadable], 'und')} {rules.on_de} nicht lesen; "
+        f"eine Fachkraft prüft {it_de}.",
+        fields=tuple(f.name for f in unreadable))
+
+
+PRONOUNS = {"m": "ihn", "f": "sie", "n": "es", "pl": "sie"}
+
+
+def _confidence(name: str, confidence: dict, by_person: set, distrusted: set) -> float:
+    if name in by_person:
+        return PERSON
+    if name in distrusted:
+        return 0.0
+    if name not in confidence:
+        return PERSON  # no confidence reported: a present value counts as read
+    value = confidence[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    return float(value)
+
+
+def _listed(words: list[str], conjunction: str) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
