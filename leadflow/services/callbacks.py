@@ -20,7 +20,7 @@ from leadflow.extensions import db
 from leadflow.extraction import webhooks
 from leadflow.models import (CallbackDelivery, DocumentVersion, ExtractionJob, StatusLogEntry, User,
                              utcnow)
-from leadflow.services import transitions
+from leadflow.services import pipeline, transitions
 from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
@@ -179,13 +179,21 @@ def _apply_failure(delivery, job, document, error) -> str:
                     f"Die erneute Verarbeitung ist fehlgeschlagen ({code}); das frühere Ergebnis gilt weiter.")
         target, outcome = Status(job.resume_status), f"applied: {job.mode} failed ({code})"
         fields = {"verification_notes": [*(document.verification_notes or []), note.as_dict()]}
+    elif code not in FILE_PROBLEMS:
+        # A failure of ours, not of the file: tried again on the system retry schedule.
+        _finish_job(job.id, "failed", error=f"{code}: {message}")
+        settled = pipeline.system_failure(document.id, Status.EXTRACTING, RejectionCode.SYSTEM_EXTRACTION_FAILED,
+                                          f"job {job.id}: {code}: {message}")
+        if settled is None:
+            return "ignored: document moved on meanwhile"
+        outcome = f"applied: failed ({code}), {'retry scheduled' if settled == Status.PENDING else 'a person is asked'}"
+        _mark(delivery.id, outcome)
+        outbox.record(ReservationDue(job_id=job.id, pages=None))
+        return outcome
     else:
-        rejection = FILE_PROBLEMS.get(code, RejectionCode.SYSTEM_EXTRACTION_FAILED)
+        rejection = FILE_PROBLEMS[code]
         note = Note(code, "We could not read this file. Please upload a clear PDF or photo of the document.",
-                    "Wir konnten diese Datei nicht lesen. Bitte laden Sie ein klares PDF oder Foto des Dokuments hoch.") \
-            if code in FILE_PROBLEMS else Note(
-            "system_failure", "Our document reader failed on this file; an administrator will retry it.",
-            "Unser Dokumentenleser ist an dieser Datei gescheitert; ein Administrator wiederholt den Vorgang.")
+                    "Wir konnten diese Datei nicht lesen. Bitte laden Sie ein klares PDF oder Foto des Dokuments hoch.")
         target, outcome = Status.REJECTED, f"applied: failed ({code})"
         fields = {"rejection_code": rejection.value, "verification_notes": [note.as_dict()]}
     if not transitions.apply(document.id, Status.EXTRACTING, target, action="extraction_failed",
