@@ -6,10 +6,17 @@ MAX_TEXT_CHARS = 20_000  # the full text stays with the file; this is for search
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def build_content(reading: Reading, fields: dict) -> dict:
+def build_content(reading: Reading, fields: dict, confidence: dict[str, float] | None = None,
+                  evidence: dict[str, dict] | None = None) -> dict:
+    """`field_confidence` holds every field the content carries: how surely it was read, in [0, 1],
+    0.0 when null. LeadFlow sends a field under 0.5 to a person instead of trusting it."""
     text = reading.text
+    confidence = confidence or {}
     return {
         "fields": fields,
+        "field_confidence": {name: (float(confidence.get(name, 0.0)) if fields[name] is not None else 0.0)
+                             for name in fields},
+        "field_evidence": {name: found for name, found in (evidence or {}).items() if name in fields},
         "text_chars": len(text),
         "language": detect_language(text),
         "pages": [{"number": p.number, "text_chars": len(p.text), "method": p.method} for p in reading.pages],
@@ -24,13 +31,31 @@ def build_schema(document_type: str, field_schemas: dict[str, dict]) -> dict:
         "$schema": SCHEMA_DIALECT,
         "title": f"LeadFlow extraction content: {document_type}",
         "type": "object",
-        "required": ["fields", "text_chars", "language", "pages", "text"],
+        "required": ["fields", "field_confidence", "text_chars", "language", "pages", "text"],
         "properties": {
             "fields": {
                 "type": "object",
                 "properties": field_schemas,
                 "required": list(field_schemas),
                 "additionalProperties": False,
+            },
+            "field_confidence": {
+                "type": "object",
+                "description": "how surely each field was read: label found, value parsed, cross-checks "
+                               "passed give 0.9 and more; under 0.5 means it could not be read reliably; "
+                               "0.0 when the field is null",
+                "properties": {name: {"type": "number", "minimum": 0, "maximum": 1} for name in field_schemas},
+                "required": list(field_schemas),
+                "additionalProperties": False,
+            },
+            "field_evidence": {
+                "type": "object",
+                "description": "where a found field was read: the label next to it and the page",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"label": {"type": ["string", "null"]},
+                                   "page": {"type": ["integer", "null"], "minimum": 1}},
+                },
             },
             "text_chars": {"type": "integer", "minimum": 0},
             "language": {"enum": ["de", "en", None]},

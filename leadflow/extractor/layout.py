@@ -16,6 +16,9 @@ BELOW_REACH = 3.5
 # A table column's values may stand this many lines under its header.
 COLUMN_REACH = 12
 
+STREET = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?(?:\s|$|,)")
+POSTCODE = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
+
 # Confidence by how a value relates to its label: the closer and more conventional, the surer.
 RIGHT_SAME_SEGMENT = 0.95
 RIGHT_NEXT_SEGMENT = 0.92
@@ -177,6 +180,34 @@ class Layout:
     def first(self, label, parse, **kwargs) -> Found | None:
         found = self.find(label, parse, **kwargs)
         return max(found, key=lambda f: f.confidence) if found else None
+
+    def address_blocks(self) -> list[tuple[str, int, int]]:
+        """(name line, page, line index) of each postal address: a line of words above a street
+        with a house number and a postcode with a town, left-aligned in one column. The name line
+        is a person (an addressee) or an organisation (a sender); the caller's parser tells which."""
+        out = []
+        for li in range(len(self.lines) - 2):
+            for segment in self.lines[li].segments:
+                tolerance = 1.5 * self.lines[li].height
+                street = self._aligned(li + 1, segment.x0, tolerance)
+                if street is None or not STREET.search(street.text):
+                    continue
+                town = self._aligned(li + 2, segment.x0, tolerance)
+                if town is None or not POSTCODE.match(town.text):
+                    # A two-line street block ("c/o", "Apartment 4") or a country line: one more down.
+                    town = self._aligned(li + 3, segment.x0, tolerance) if li + 3 < len(self.lines) else None
+                    if town is None or not POSTCODE.match(town.text):
+                        continue
+                out.append((segment.text, self.lines[li].page, li))
+        return out
+
+    def _aligned(self, li: int, x0: float, tolerance: float) -> Segment | None:
+        if li >= len(self.lines):
+            return None
+        for segment in self.lines[li].segments:
+            if abs(segment.x0 - x0) <= tolerance:
+                return segment
+        return None
 
     def _value_near(self, li, si, m, parse, is_label, below) -> Found | None:
         line = self.lines[li]

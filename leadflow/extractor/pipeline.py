@@ -4,7 +4,7 @@ import logging
 from leadflow.extractor import classify as classifier
 from leadflow.extractor.content import build_content, build_schema, select_fields
 from leadflow.extractor.errors import ExtractionError, InternalError
-from leadflow.extractor.fields import extract_fields
+from leadflow.extractor.fields import read_fields
 from leadflow.extractor.reading import read_document
 
 log = logging.getLogger(__name__)
@@ -26,14 +26,15 @@ def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -
         document_type, confidence = reading.structured["document_type"], STRUCTURED_CONFIDENCE
     else:
         document_type, confidence = classifier.classify(reading.text)
-    fields, field_schemas = extract_fields(document_type, reading)
+    found = read_fields(document_type, reading)
+    fields, field_schemas = found.fields, found.schemas
     if mode == "customise" and output_spec and isinstance(output_spec.get("fields"), list):
         fields, field_schemas = select_fields(fields, field_schemas, output_spec["fields"])
     return {
         "pages": len(reading.pages),
         "document_type": document_type,
         "confidence": confidence,
-        "content": build_content(reading, fields),
+        "content": build_content(reading, fields, found.confidence, found.evidence),
         "schema": build_schema(document_type, field_schemas),
         "error": None,
     }

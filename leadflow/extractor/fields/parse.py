@@ -21,7 +21,8 @@ MONTHS = {name: number for number, names in enumerate([
     ("november", "nov"), ("dezember", "december", "dec", "dez")], start=1) for name in names}
 MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})\.?\s+([A-Za-zä]{3,9})\.?\s+(\d{4})\b|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
 IBAN_START = re.compile(r"\b([A-Z]{2}[0-9OIlSB]{2}(?:\s?[A-Z0-9]){11,34})")
-LEGAL_FORM = re.compile(r"\b(GmbH|AG|SE|KG|KGaA|OHG|UG|e\.\s?V\.|eG|Ltd\.?|Inc\.?|LLC|B\.V\.|S\.A\.|PLC|GbR)\b")
+LEGAL_FORM = re.compile(r"\b(GmbH|GMBH|AG|SE|KG|KGaA|OHG|UG|e\.\s?V\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC"
+                        r"|GbR|mbH)\b")
 
 
 def amount(raw: str) -> str | None:
@@ -90,15 +91,124 @@ def iso_dates(raw: str) -> list[str]:
 
 
 def month_period(raw: str) -> str | None:
-    """A pay period as YYYY-MM from "für August 2026", "März 2026" or "08/2026"."""
-    for m in re.finditer(r"\b([A-Za-zä]{3,9})\.?\s+(\d{4})\b", raw):
+    """A pay period as YYYY-MM: "für August 2026", "OKT. 2026", "08/2026", "08.2026", "2026-08",
+    or the month of a date or a range inside one month ("01.10.2026 - 31.10.2026")."""
+    for m in re.finditer(r"\b([A-Za-zäÄ]{3,9})\.?\s*(\d{4})\b", raw):
         month = MONTHS.get(m.group(1).lower())
         if month:
             return f"{m.group(2)}-{month:02d}"
-    m = re.search(r"\b(0[1-9]|1[0-2])\s?/\s?(20\d{2}|19\d{2})\b", raw)
+    m = re.search(r"(?<![\d.,/])(0?[1-9]|1[0-2])\s?[/.]\s?((?:19|20)\d{2})\b(?![.,/]\d)", raw)
     if m:
-        return f"{m.group(2)}-{m.group(1)}"
+        return f"{m.group(2)}-{int(m.group(1)):02d}"
+    m = re.search(r"\b((?:19|20)\d{2})[-/](0[1-9]|1[0-2])\b(?![-/]\d)", raw)
+    if m:
+        return f"{m.group(1)}-{m.group(2)}"
+    start, end = date_range(raw)
+    if start and end and start[:7] == end[:7]:
+        return start[:7]
+    day = iso_date(raw)
+    return day[:7] if day else None
+
+
+def date_range(raw: str) -> tuple[str | None, str | None]:
+    """Start and end of a period: "01.08.2026 - 31.08.2026", "vom 1. August 2026 bis 31. August 2026",
+    "2026-08-01 to 2026-08-31", "1 Aug 2026 – 31 Aug 2026"; (None, None) unless both are dates."""
+    days = _dates_in_order(raw)
+    if len(days) >= 2:
+        return days[0], days[1]
+    return None, None
+
+
+def _dates_in_order(raw: str) -> list[str]:
+    found = []
+    patterns = ((DATE_DMY, "dmy"), (DATE_ISO, "ymd"), (DATE_SLASH, "dmy"), (DATE_DASH, "dmy"),
+                (DATE_DMY_SHORT, "dmy2"))
+    for pattern, order in patterns:
+        for m in pattern.finditer(raw):
+            if order == "ymd":
+                y, mo, d = m.group(1), m.group(2), m.group(3)
+            else:
+                d, mo, y = m.group(1), m.group(2), m.group(3)
+            year = int(y) + (2000 if order == "dmy2" else 0)
+            found.append((m.start(), m.end(), year, int(mo), int(d)))
+    for m in MONTH_NAME_DATE.finditer(raw):
+        d, name, y = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
+        month = MONTHS.get(name.lower())
+        if month:
+            found.append((m.start(), m.end(), int(y), month, int(d)))
+    out, taken = [], []
+    for start, end, y, mo, d in sorted(found):
+        if any(start < t_end and end > t_start for t_start, t_end in taken):
+            continue
+        try:
+            out.append(date(y, mo, d).isoformat())
+            taken.append((start, end))
+        except ValueError:
+            continue
+    return out
+
+
+DATE_DMY_SHORT = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{2})\b(?!\.?\d)")
+
+
+def year(raw: str) -> int | None:
+    """A four-digit year 1990-2099 ("für das Kalenderjahr 2025", "VZ 2025"), or the year of a
+    period that lies within one year ("01.01.2025 - 31.12.2025")."""
+    start, end = date_range(raw)
+    if start and end and start[:4] == end[:4]:
+        return int(start[:4])
+    m = re.search(r"(?<![\d.,/-])((?:19[9]|20[0-9])\d)(?![\d.,/]\d|\d)", raw)
+    return int(m.group(1)) if m else None
+
+
+def person_name(raw: str) -> str | None:
+    """A person's name as printed: two to four name words ("Rahul Mustermann", "Dr. Anna
+    Schmidt-Weber", "MUSTERMANN, ERIKA" turned to "ERIKA MUSTERMANN"); no digits, no legal form."""
+    text = re.sub(r"^(?:Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)\s+", "", raw.strip(" :|,;"))
+    if not text or re.search(r"\d|@", text) or LEGAL_FORM.search(text):
+        return None
+    if text.count(",") == 1:
+        last, first = (part.strip() for part in text.split(","))
+        text = f"{first} {last}"
+    words = [w for w in text.split() if not re.fullmatch(r"(?:Dr|Prof|Dipl\.-\w+)\.?", w)]
+    if not 2 <= len(words) <= 4:
+        return None
+    if not all(PERSON_WORD.fullmatch(w) for w in words):
+        return None
+    return " ".join(words)
+
+
+PERSON_WORD = re.compile(r"[A-ZÄÖÜ][A-Za-zÄÖÜäöüßéèáàíóúñç'\-]+|[A-ZÄÖÜ]\."
+                         r"|(?:von|vom|van|de|den|der|del|della|du|dos|das|da|di|zu|zur|ten|ter|el|al|la|le|bin|ibn)")
+
+
+def company_name(raw: str) -> str | None:
+    """An organisation's name: up to its legal form (GmbH, AG ...), else a short line of words."""
+    text = raw.strip(" :|,;")
+    m = LEGAL_FORM.search(text)
+    if m:
+        name = re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip()
+        return name if len(name) > len(m.group(0)) + 2 else None
     return None
+
+
+def euro_cents(raw: str) -> str | None:
+    """An amount, also as the wage tax form prints it: euros and cents in two boxes ("61.808  06")."""
+    split = re.search(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})*|\d+)\s*\|?\s+(\d{2})\s*\|?\s*$", raw)
+    if split and not re.search(r"[.,]\d{2}\b", raw[:split.start()] + raw[split.end():]):
+        whole = split.group(1)
+        if "," not in raw[split.start():split.end()]:
+            return f"{whole.replace('.', '')}.{split.group(2)}"
+    return amount(raw)
+
+
+def tax_class(raw: str) -> int | None:
+    """A wage tax class 1-6, in digits or Roman numerals."""
+    m = re.match(r"\s*[:/]?\s*(VI|IV|V|I{1,3}|[1-6])\b(?![.,]\d)", raw)
+    if not m:
+        return None
+    roman = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
+    return roman.get(m.group(1).upper()) or int(m.group(1))
 
 
 def iban(raw: str) -> str | None:

@@ -1,7 +1,11 @@
-"""Fields of a payslip (Gehalts-/Entgelt-/Verdienstabrechnung), parsed from its recovered text."""
+"""Fields of a payslip (Gehalts-/Entgelt-/Verdienstabrechnung): values found next to any of their
+labels' variants in the page layout, and by the flat-text reader; cross-checked, each with a confidence."""
 import re
+from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings,
+                                               label_test, lexicon)
 from leadflow.extractor.fields.types import AMOUNT, IBAN, MONTH, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -15,45 +19,91 @@ SCHEMAS: dict[str, dict] = {
     "iban": IBAN,
 }
 
-GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
-NET = r"netto-?\s?verdienst|nettobezüge|nettolohn|nettogehalt|\bnet pay\b|\bnet salary\b"
-PAYOUT = r"auszahlungsbetrag|auszahlung|überweisungsbetrag|\bamount paid\b|\bpayout\b"
+# Label variants per field (German, English, abbreviations; a space also matches a hyphen or nothing).
+EMPLOYER = lexicon("arbeitgeber(?:in)?", "name des arbeitgebers", "firma", "employer", "company", "unternehmen")
+EMPLOYEE = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", r"re:mitarbeiter(?:\s?/\s?in|\(in\)|in)?",
+                   "beschäftigte[r]?", "name des arbeitnehmers", "employee(?: name)?", "name,? vorname",
+                   "vorname,? name", "empfänger(?:in)?")
+PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs periode", "lohn zeitraum",
+                 "entgelt zeitraum", "pay period", "payroll period", "pay date period", "period", "zeitraum",
+                 "monat", "month",
+                 r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:für|for)(?=\s)",
+                 r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
+TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?kl\.?", r"re:lst\.?-?klasse", "tax class", "stkl")
+GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "summe brutto", "brutto lohn",
+                "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "brutto gesamt", "gross pay",
+                "total gross", "gross salary", "gross earnings", "gross income", "total earnings")
+GROSS_PLAIN = lexicon("brutto", "gross")  # also under "Steuer-Brutto" and year-to-date columns: weaker
+NET = lexicon("netto verdienst", "netto bezüge", "netto lohn", "netto gehalt", "netto entgelt", "gesetzliches netto",
+              "net pay", "net salary", "net earnings", "net income")
+NET_PLAIN = lexicon("netto", "net")
+PAYOUT = lexicon("auszahlungs betrag", "auszahlung", "überweisungs betrag", "amount paid", "payout", "pay out",
+                 "net payment", "zahlbetrag", "ausgezahlter betrag", "transfer amount", "amount transferred",
+                 "zu überweisen", "überweisung")
+IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto")
+IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
+PLAIN_WEIGHT = 0.85
+
+# The flat-text reader's labels (kept: they read today's samples).
+FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
+FLAT_NET = r"netto-?\s?verdienst|nettobezüge|nettolohn|nettogehalt|\bnet pay\b|\bnet salary\b"
+FLAT_PAYOUT = r"auszahlungsbetrag|auszahlung|überweisungsbetrag|\bamount paid\b|\bpayout\b"
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
 
+CHECKS = (
+    Check(("net", "gross"), lambda net, gross: Decimal(net) < Decimal(gross)),
+    # The payout is the net pay less or plus a few net items (a company car, a travel allowance).
+    Check(("payout", "net"), lambda payout, net: Decimal("0.3") * Decimal(net) <= Decimal(payout)
+          <= Decimal("1.3") * Decimal(net)),
+)
 
-def parse_fields(text: str) -> dict:
-    net = p.after_label(text, NET)
-    return {
-        "employer": p.sender(text) or p.company(text),
-        "employee": p.addressee(text),
-        "period": _period(text),
-        "tax_class": _tax_class(text),
-        "gross": p.after_label(text, GROSS),
-        "net": net,
+
+def parse(reading) -> FieldsRead:
+    text, layout = reading.text, reading.layout
+    f = Findings(SCHEMAS)
+    f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
+    f.offer("employer", p.sender(text), STRUCTURE)
+    f.offer("employer", p.company(text), GUESS)
+    f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
+    f.offer("employee", p.addressee(text), STRUCTURE)
+    for line, page, _ in layout.address_blocks():
+        f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
+        f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
+    f.look(layout, "period", PERIOD, p.month_period, is_label=IS_LABEL)
+    _flat_period(f, text)
+    f.look(layout, "tax_class", TAX_CLASS, p.tax_class, is_label=IS_LABEL)
+    _flat_tax_class(f, text)
+    for name, specific, plain, flat in (("gross", GROSS, GROSS_PLAIN, FLAT_GROSS), ("net", NET, NET_PLAIN, FLAT_NET),
+                                        ("payout", PAYOUT, None, FLAT_PAYOUT)):
+        f.look(layout, name, specific, p.amount, is_label=IS_LABEL)
+        if plain is not None:
+            f.look(layout, name, plain, p.amount, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
+        f.offer(name, p.after_label(text, flat), FLAT_LABEL)
+    f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
+    f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
+    if not f.candidates["payout"]:
         # Without deductions after net pay, the payout is the net pay.
-        "payout": p.after_label(text, PAYOUT) or net,
-        "iban": p.iban(text),
-    }
+        for option in f.options("net")[:1]:
+            f.offer("payout", option.value, min(option.confidence, GUESS + 0.1), "net pay", option.page)
+    return f.resolve(CHECKS)
 
 
-def parse(reading) -> dict:
-    return parse_fields(reading.text)
-
-
-def _period(text: str) -> str | None:
-    for label in (r"abrechnungsmonat|abrechnungszeitraum|\bpay period\b|\bperiod\b",):
-        found = p.after_label(text, label, p.month_period)
-        if found:
-            return found
+def _flat_period(f: Findings, text: str) -> None:
+    found = p.after_label(text, r"abrechnungsmonat|abrechnungszeitraum|\bpay period\b|\bperiod\b", p.month_period)
+    if found:
+        f.offer("period", found, FLAT_LABEL)
+        return
     head = "\n".join(p.lines(text)[:6])
     m = re.search(r"(?:für|for)\s+([A-Za-zä]+\.?\s+\d{4})", head, re.IGNORECASE)
-    return p.month_period(m.group(1)) if m else p.month_period(head)
+    f.offer("period", p.month_period(m.group(1)) if m else p.month_period(head), GUESS + 0.1)
 
 
-def _tax_class(text: str) -> int | None:
+def _flat_tax_class(f: Findings, text: str) -> None:
     m = re.search(r"(?:steuerklasse|\bstkl\.?|\btax class)\s*[:/]?\s*(VI|IV|V|I{1,3}|[1-6])\b", text, re.IGNORECASE)
     if m:
-        return ROMAN.get(m.group(1).upper()) or int(m.group(1))
+        f.offer("tax_class", ROMAN.get(m.group(1).upper()) or int(m.group(1)), FLAT_LABEL)
+        return
     # DATEV-like header row: Pers.-Nr. | Geb.-Datum | StKl | Ki.Frbtr. -> "17.03.1986  1  0,0"
     m = re.search(r"\d{2}\.\d{2}\.\d{4}[\s|]+([1-6])[\s|]+\d,\d\b", text)
-    return int(m.group(1)) if m else None
+    if m:
+        f.offer("tax_class", int(m.group(1)), GUESS)

@@ -1,0 +1,131 @@
+"""Candidates for a document's fields, each with a confidence; the best consistent set wins, and a
+cross-check that fails lowers the confidence of the fields it involves instead of dropping them."""
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from leadflow.extractor.layout import Found, Layout
+
+# How sure a value is, by how it was found (the layout's relations carry their own, 0.8-0.95).
+FLAT_LABEL = 0.85  # the flat-text reader found it right after a label
+STRUCTURE = 0.75  # a shape that means it (a DIN 5008 return address, an addressee after "Herrn")
+GUESS = 0.55  # position or shape alone (the first company in the letterhead)
+AGREEMENT = 0.04  # each further independent way that found the same value
+FAILED_CHECK = 0.35  # a cross-check failed: below LeadFlow's 0.5, a person looks
+CEILING = 0.99
+OPTIONS = 3  # alternatives per field tried when a cross-check fails
+
+
+@dataclass
+class Candidate:
+    value: object
+    confidence: float
+    label: str | None = None
+    page: int | None = None
+    ways: int = 1
+
+
+@dataclass
+class Check:
+    """A rule over chosen values that genuine documents obey (net below gross ...)."""
+    names: tuple[str, ...]
+    holds: Callable[..., bool]
+
+
+@dataclass
+class FieldsRead:
+    """The contract LeadFlow consumes: values, a confidence in [0, 1] for every declared field
+    (0.0 when the value is null), and for found values the label and page they were read at."""
+    fields: dict
+    confidence: dict[str, float]
+    evidence: dict[str, dict] = field(default_factory=dict)
+
+
+class Findings:
+    """Collects candidates per field and resolves them into a FieldsRead."""
+
+    def __init__(self, names: Iterable[str]):
+        self.names = list(names)
+        self.candidates: dict[str, list[Candidate]] = {name: [] for name in self.names}
+
+    def offer(self, name: str, value, confidence: float, label: str | None = None, page: int | None = None) -> None:
+        if value is None or value == "":
+            return
+        self.candidates[name].append(Candidate(value, confidence, label, page))
+
+    def offer_found(self, name: str, found: Iterable[Found], weight: float = 1.0) -> None:
+        for hit in found:
+            self.offer(name, hit.value, hit.confidence * weight, hit.label, hit.page)
+
+    def look(self, layout: Layout, name: str, label: str | re.Pattern, parse, *, weight: float = 1.0,
+             is_label=None, below: bool = True) -> None:
+        """Offer every value the layout finds next to this label."""
+        if layout:
+            self.offer_found(name, layout.find(label, parse, is_label=is_label, below=below), weight)
+
+    def options(self, name: str) -> list[Candidate]:
+        """Distinct values, best first; a value found several ways is surer than one found once."""
+        merged: dict[str, Candidate] = {}
+        for c in sorted(self.candidates[name], key=lambda c: -c.confidence):
+            key = repr(c.value)
+            if key in merged:
+                merged[key].ways += 1
+                merged[key].confidence = min(CEILING, merged[key].confidence + AGREEMENT)
+            else:
+                merged[key] = Candidate(c.value, c.confidence, c.label, c.page)
+        return sorted(merged.values(), key=lambda c: -c.confidence)
+
+    def resolve(self, checks: Iterable[Check] = ()) -> FieldsRead:
+        chosen = {name: (self.options(name) or [None])[0] for name in self.names}
+        for check in checks:
+            if any(chosen[n] is None for n in check.names):
+                continue
+            if _holds(check, chosen):
+                continue
+            alternatives = [self.options(n)[:OPTIONS] for n in check.names]
+            passing = [combo for combo in itertools.product(*alternatives)
+                       if _holds(check, dict(zip(check.names, combo)))]
+            if passing:
+                best = max(passing, key=lambda combo: sum(c.confidence for c in combo))
+                chosen.update(zip(check.names, best))
+            else:
+                for n in check.names:
+                    chosen[n] = Candidate(chosen[n].value, min(chosen[n].confidence, FAILED_CHECK),
+                                          chosen[n].label, chosen[n].page)
+        fields = {n: (c.value if c else None) for n, c in chosen.items()}
+        confidence = {n: (round(c.confidence, 2) if c else 0.0) for n, c in chosen.items()}
+        evidence = {n: {"label": c.label, "page": c.page} for n, c in chosen.items() if c and c.label}
+        return FieldsRead(fields, confidence, evidence)
+
+
+def _holds(check: Check, chosen: dict) -> bool:
+    try:
+        return bool(check.holds(*(chosen[n].value for n in check.names)))
+    except (ArithmeticError, ValueError, TypeError):
+        return False
+
+
+def plain(fields: dict, names: Iterable[str], confidence: float) -> FieldsRead:
+    """A reader that returns bare values (a data format, the MRZ): one confidence for what it found."""
+    return FieldsRead({n: fields.get(n) for n in names},
+                      {n: (confidence if fields.get(n) not in (None, "") else 0.0) for n in names})
+
+
+def lexicon(*labels: str) -> re.Pattern:
+    """One pattern for a field's label variants. Spaces in a variant also match hyphens, line
+    breaks or nothing ("Gesamt brutto", "Gesamt-Brutto", "Gesamtbrutto")."""
+    parts = []
+    for label in labels:
+        parts.append(label.replace(" ", r"[\s\-]?") if not label.startswith("re:") else label[3:])
+    return re.compile(r"(?<![\w\-.])(?:" + "|".join(parts) + r")(?![\w])", re.IGNORECASE)
+
+
+def label_test(*patterns: re.Pattern) -> Callable[[str], bool]:
+    """Whether a segment is itself a label of this type (a neighbour that must not be taken as a value)."""
+    def is_label(text: str) -> bool:
+        stripped = text.strip(" :|")
+        if re.search(r"\d", stripped):
+            return False
+        return any(p.match(stripped) and len(p.match(stripped).group(0)) >= 0.6 * len(stripped) for p in patterns)
+    return is_label
