@@ -101,6 +101,8 @@ class Document(db.Model):
     content_type = db.Column(db.String(100), nullable=False)
     size_bytes = db.Column(db.Integer, nullable=False)
     storage_key = db.Column(db.String(500), nullable=False)
+    # Hex SHA-256 of the stored file, taken once it is at its own key (none before this was kept).
+    sha256 = db.Column(db.String(64))
     page_count = db.Column(db.Integer)
     verification_notes = db.Column(db.JSON, nullable=False, default=list)
     rejection_code = db.Column(db.String(40))

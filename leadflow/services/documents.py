@@ -1,4 +1,5 @@
 """Use cases around a document's record: upload (both paths), share, read."""
+import hashlib
 import logging
 import re
 from datetime import timedelta
@@ -16,17 +17,28 @@ from leadflow.extensions import db
 from leadflow.models import (AuditEntry, Document, DocumentShare, UploadIntent, User, Workspace,
                              WorkspaceMember, new_id, utcnow)
 from leadflow.services import counts
+from leadflow.storage import ObjectMissing, StorageError
 from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
 UPLOAD_OFFER_SECONDS = 15 * 60
+# Longest file name or title a client may send; longer ones are shortened when stored, but
+# a megabyte of name is not a name.
+MAX_NAME_CHARS = 1000
+# Ids are 32-bit integer columns: a bigger number names nothing, and PostgreSQL would refuse
+# to compare with it rather than answer "no such row".
+MAX_ID = 2 ** 31 - 1
 
 
 def upload(user: User, *, filename: str, data: bytes, title: str | None, kind: str | None,
            workspace_id: int | None, max_bytes: int) -> Document:
     """Store the file, then create the PENDING record; verification is enqueued after commit."""
-    workspace = _workspace_for_upload(user, workspace_id)
+    filename = _name(filename, "filename", required=True)
+    title = _name(title, "title")
+    if not isinstance(data, bytes | bytearray):
+        raise InvalidInput("Send the file's bytes.", code="file_missing")
     kind = _kind(kind)
+    workspace = _workspace_for_upload(user, workspace_id)
     checked = _check_file(filename, data[:filetypes.SNIFF_BYTES], len(data), max_bytes)
     document_id = new_id()
     brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
@@ -37,36 +49,51 @@ def upload(user: User, *, filename: str, data: bytes, title: str | None, kind: s
         log.exception("storage write failed for an upload")
         raise Unavailable("We could not store the file just now. Nothing was saved; please try again.") from exc
     return _create_pending(document_id, user, brokerage_id, workspace, filename, checked.content_type,
-                           len(data), key, title, kind)
+                           len(data), key, title, kind, sha256=hashlib.sha256(data).hexdigest())
 
 
 def offer_direct_upload(user: User, *, filename: str, content_type: str, size: int, title: str | None,
                         kind: str | None, workspace_id: int | None, max_bytes: int) -> tuple[UploadIntent, dict]:
-    """Reserve a document id and give the client a signed target to upload straight to storage."""
-    workspace = _workspace_for_upload(user, workspace_id)
-    kind = _kind(kind)
-    if not filename or not isinstance(size, int):
-        raise InvalidInput("filename and size are required")
+    """Reserve a document id and give the client a signed target to upload straight to storage.
+
+    Every value is checked, and the signed target made, before the intent is committed: a
+    refused offer leaves nothing behind."""
+    filename = _name(filename, "filename", required=True)
+    title = _name(title, "title")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise InvalidInput("size must be the file's size in bytes, a whole number above 0.")
     if size > max_bytes:
-        raise TooLarge(f"The file is {size / 1048576:.1f} MB; the limit is {max_bytes / 1048576:.0f} MB.")
-    if content_type not in filetypes.ALLOWED:
+        shown = f"{size / 1048576:.1f} MB" if size < 2 ** 53 else "far larger than that"
+        raise TooLarge(f"The file is {shown}; the limit is {max_bytes / 1048576:.0f} MB.")
+    if not isinstance(content_type, str) or content_type not in filetypes.ALLOWED:
         raise InvalidInput("This file type is not supported. Please upload a PDF, a JPEG or PNG photo, "
                            "or a bank statement as CAMT XML or MT940.", code="unsupported_type")
+    kind = _kind(kind)
+    workspace = _workspace_for_upload(user, workspace_id)
     brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
     intent = UploadIntent(id=new_id(), brokerage_id=brokerage_id, owner_id=user.id,
                           workspace_id=workspace.id if workspace else None, title=_title(title, filename),
                           kind=kind, filename=_clean_name(filename), content_type=content_type, size_bytes=size,
                           expires_at=utcnow() + timedelta(seconds=UPLOAD_OFFER_SECONDS), storage_key="")
-    intent.storage_key = storage_key(brokerage_id, intent.id, filename)
+    # The client writes to a key of its own; /complete moves the file to the document's key,
+    # out of reach of the signed URL (which stays valid for its 15 minutes).
+    intent.storage_key = upload_key(brokerage_id, intent.id, filename)
+    try:
+        target = adapters().storage.upload_target(intent.storage_key, content_type, max_bytes=size,
+                                                  expires_in=UPLOAD_OFFER_SECONDS)
+    except StorageError as exc:
+        log.warning("could not sign an upload target: %s", exc)
+        raise Unavailable("We cannot take uploads just now. Nothing was saved; please try again.") from exc
     db.session.add(intent)
     outbox.commit()
-    target = adapters().storage.upload_target(intent.storage_key, content_type, max_bytes=size,
-                                              expires_in=UPLOAD_OFFER_SECONDS)
     return intent, target
 
 
 def complete_direct_upload(user: User, intent_id: str, *, max_bytes: int) -> Document:
-    """Check what arrived in storage (size, magic bytes) and create the PENDING record."""
+    """Move what arrived to the document's own key, check it (size, magic bytes), record its
+    SHA-256 and create the PENDING record. From then on the upload URL reaches nothing we read."""
+    if not isinstance(intent_id, str) or not re.fullmatch(r"[0-9a-f]{32}", intent_id):
+        raise NotFound("No such upload.")
     intent = db.session.scalar(scoping.in_brokerage(UploadIntent, user.brokerage_id)
                                .where(UploadIntent.id == intent_id, UploadIntent.owner_id == user.id)) \
         if user.brokerage_id else None
@@ -76,19 +103,32 @@ def complete_direct_upload(user: User, intent_id: str, *, max_bytes: int) -> Doc
             return existing  # completing twice is answered with the same document
         raise NotFound("No such upload.")
     storage = adapters().storage
-    info = storage.head(intent.storage_key)
-    if info is None:
-        raise InvalidInput("The file has not arrived in storage yet. Please upload it first.", code="upload_missing")
+    final_key = storage_key(intent.brokerage_id, intent.id, intent.filename)
+    limit = min(max_bytes, intent.size_bytes)
+    missing = InvalidInput("The file has not arrived in storage yet. Please upload it first.", code="upload_missing")
     try:
-        head = storage.read_prefix(intent.storage_key, filetypes.SNIFF_BYTES)
-        checked = _check_file(intent.filename, head, info.size, min(max_bytes, intent.size_bytes))
-    except InvalidInput:
-        storage.delete(intent.storage_key)
-        raise
+        if intent.storage_key != final_key:   # offers made before uploads had keys of their own
+            info = storage.head(intent.storage_key)
+            if info is not None:
+                # Checked before the move, so that a wrong file can be replaced at the same link.
+                head = storage.read_prefix(intent.storage_key, filetypes.SNIFF_BYTES)
+                _checked_or_deleted(storage, intent.storage_key, intent.filename, head, info.size, limit)
+                storage.move(intent.storage_key, final_key)
+            elif storage.head(final_key) is None:
+                raise missing
+            # else: an earlier /complete moved it and then failed before its commit.
+        data = storage.get(final_key)
+    except ObjectMissing:
+        raise missing from None
+    except StorageError as exc:
+        log.warning("storage failed while completing upload %s: %s", intent.id, exc)
+        raise Unavailable("We could not reach the file just now. Please try again in a moment.") from exc
+    # Checked again as it now stands at its own key: that is what is read from here on.
+    checked = _checked_or_deleted(storage, final_key, intent.filename, data[:filetypes.SNIFF_BYTES], len(data), limit)
     workspace = db.session.get(Workspace, intent.workspace_id) if intent.workspace_id else None
     document = _create_pending(intent.id, user, intent.brokerage_id, workspace, intent.filename,
-                               checked.content_type, info.size, intent.storage_key, intent.title, intent.kind,
-                               intent=intent)
+                               checked.content_type, len(data), final_key, intent.title, intent.kind,
+                               intent=intent, sha256=hashlib.sha256(data).hexdigest())
     return document
 
 
@@ -126,17 +166,23 @@ def get_visible(user: User, document_id: str) -> Document:
 
 
 def storage_key(brokerage_id: int, document_id: str, filename: str) -> str:
+    """Where a document's file lives; only LeadFlow writes here."""
     return f"brokerages/{brokerage_id}/documents/{document_id}/original/{_clean_name(filename)}"
 
 
+def upload_key(brokerage_id: int, intent_id: str, filename: str) -> str:
+    """Where a direct upload lands, the key its signed URL names; moved away on /complete."""
+    return f"brokerages/{brokerage_id}/uploads/{intent_id}/{_clean_name(filename)}"
+
+
 def _create_pending(document_id, user, brokerage_id, workspace, filename, content_type, size, key, title, kind,
-                    intent: UploadIntent | None = None) -> Document:
+                    intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
     now = utcnow()
     document = Document(id=document_id, brokerage_id=brokerage_id, owner_id=user.id,
                         workspace_id=workspace.id if workspace else None, title=_title(title, filename),
                         kind=kind, status=Status.PENDING.value, filename=_clean_name(filename),
-                        content_type=content_type, size_bytes=size, storage_key=key, verification_notes=[],
-                        created_at=now, updated_at=now, status_changed_at=now)
+                        content_type=content_type, size_bytes=size, storage_key=key, sha256=sha256,
+                        verification_notes=[], created_at=now, updated_at=now, status_changed_at=now)
     db.session.add(document)
     db.session.flush()  # the audit row refers to it
     counts.bump(brokerage_id, {Status.PENDING.value: +1})
@@ -162,10 +208,12 @@ def _workspace_for_upload(user: User, workspace_id) -> Workspace | None:
             if len(ids) == 1:
                 return db.session.get(Workspace, ids[0])
         return None
-    try:
+    if isinstance(workspace_id, str) and re.fullmatch(r"\s*\d{1,12}\s*", workspace_id):
         workspace_id = int(workspace_id)
-    except (TypeError, ValueError):
+    if isinstance(workspace_id, bool) or not isinstance(workspace_id, int):
         raise InvalidInput("workspace_id must be a number.")
+    if not 1 <= workspace_id <= MAX_ID:
+        raise NotFound("No such workspace.")
     query = select(Workspace).where(Workspace.id == workspace_id)
     if not user.is_platform_admin:
         query = query.where(Workspace.brokerage_id == user.brokerage_id)
@@ -187,7 +235,31 @@ def _check_file(filename, head, size, max_bytes) -> filetypes.FileCheck:
         raise InvalidInput(refused.message, code=refused.code) from refused
 
 
+def _checked_or_deleted(storage, key, filename, head, size, max_bytes) -> filetypes.FileCheck:
+    """The file check; a refused file is deleted, so nothing unchecked stays under the key."""
+    try:
+        return _check_file(filename, head, size, max_bytes)
+    except (InvalidInput, TooLarge):
+        storage.delete(key)
+        raise
+
+
+def _name(value, field: str, *, required: bool = False) -> str | None:
+    """A file name or title as a client may send it: text of a sane length, or nothing."""
+    if value is None or value == "":
+        if required:
+            raise InvalidInput(f"{field} is required.")
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"{field} must be text.")
+    if len(value) > MAX_NAME_CHARS:
+        raise InvalidInput(f"{field} is longer than {MAX_NAME_CHARS} characters.")
+    return value
+
+
 def _kind(kind: str | None) -> str | None:
+    if kind is not None and not isinstance(kind, str):
+        raise InvalidInput("kind must be text.", code="unknown_kind")
     if kind in (None, "", "other", "unknown"):
         return None
     if kind not in DOCUMENT_TYPES:

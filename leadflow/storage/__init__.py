@@ -57,6 +57,12 @@ class Storage(Protocol):
     def delete(self, key: str) -> None:
         """Remove the object; an absent object is not an error."""
 
+    def move(self, source: str, target: str) -> None:
+        """Move the object (bytes and content type) to `target`, replacing any object there;
+        afterwards `source` is absent. ObjectMissing if `source` is absent. A completed
+        direct upload is moved out of the key its signed upload URL names, so that nothing
+        written to that URL later can reach what LeadFlow reads."""
+
     def download_url(self, key: str, expires_in: int = 300) -> str:
         """A short-lived signed GET URL for the object."""
 

@@ -4,6 +4,8 @@ Layout under the root folder:
 
     objects/<key>        the bytes, exactly as uploaded (browsable while developing)
     meta/<key>.json      {"content_type": ...}, the sidecar that `head` reads
+    sealed/<key>         an empty marker: the key was moved away (a completed upload), and
+                         its signed upload URL is refused from then on
     tmp/                 files being written; renamed into place with os.replace
 
 The sidecars live in their own tree so that no key can collide with another key's sidecar,
@@ -74,7 +76,8 @@ class LocalStorage:
         self._objects = os.path.join(self.root, "objects")
         self._meta = os.path.join(self.root, "meta")
         self._tmp = os.path.join(self.root, "tmp")
-        for folder in (self._objects, self._meta, self._tmp):
+        self._sealed = os.path.join(self.root, "sealed")
+        for folder in (self._objects, self._meta, self._tmp, self._sealed):
             os.makedirs(folder, exist_ok=True)
         # itsdangerous takes a list of keys, newest last, to verify with old keys after a
         # rotation while signing only with the newest.
@@ -141,6 +144,32 @@ class LocalStorage:
             except OSError as exc:
                 raise StorageError(f"could not delete {key!r}") from exc
 
+    def move(self, source: str, target: str) -> None:
+        source_path, source_meta = self._object_path(source), self._meta_path(source)
+        target_path, target_meta = self._object_path(target), self._meta_path(target)
+        seal = self._inside(self._sealed, check_key(source))
+        try:
+            for folder in (target_path, target_meta, seal):
+                os.makedirs(os.path.dirname(folder), exist_ok=True)
+            # Sealed before the bytes leave: from here on the upload route refuses this key.
+            self._write_atomically(seal, b"")
+            if not os.path.isfile(source_path):
+                raise ObjectMissing(source)
+            content_type = self._content_type(source)
+            self._write_atomically(target_meta, json.dumps({"content_type": content_type}).encode())
+            # One rename: the bytes are either still at the source or already at the target.
+            os.replace(source_path, target_path)
+            try:
+                os.unlink(source_meta)
+            except _ABSENT:
+                pass
+        except _ABSENT as exc:
+            raise ObjectMissing(source) from exc
+        except ObjectMissing:
+            raise
+        except OSError as exc:
+            raise StorageError(f"could not move {source!r} to {target!r}") from exc
+
     def download_url(self, key: str, expires_in: int = 300) -> str:
         check_key(key)
         token = self._download_signer.dumps({"k": key, "e": self._expiry(expires_in)})
@@ -186,6 +215,10 @@ class LocalStorage:
             raise StorageError(f"could not open {key!r}") from exc
         size = os.fstat(stream.fileno()).st_size
         return stream, ObjectInfo(size=size, content_type=self._content_type(key))
+
+    def is_sealed(self, key: str) -> bool:
+        """True once the key was moved away by `move`: its upload URL is spent."""
+        return os.path.exists(self._inside(self._sealed, check_key(key)))
 
     def verify_download(self, token: str) -> str:
         """The key a download token grants; InvalidToken if it does not verify or expired."""

@@ -65,6 +65,9 @@ def upload(token: str):
     except InvalidToken as exc:
         log.info("refused an upload token: %s", exc)
         return _error(403, "invalid_token", "This upload link is invalid or has expired.")
+    if storage.is_sealed(grant.key):
+        # The upload was completed and moved to the document's own key: a link is one-shot.
+        return _error(410, "upload_completed", "This upload is complete; its link cannot be used again.")
     # Exactly the type the link was issued for, as S3's POST policy condition demands.
     if (request.headers.get("Content-Type") or "").strip() != grant.content_type:
         return _error(400, "wrong_content_type", f"Upload as {grant.content_type}.")

@@ -322,3 +322,22 @@ def test_a_download_url_ignores_the_requests_host_but_an_upload_target_follows_i
         assert target["url"].startswith("http://evil.example/files/upload/")
     assert storage.upload_target("brokerages/1/b.pdf", "application/pdf", 10)["url"].startswith(
         storage.public_base_url)
+
+
+def test_a_moved_upload_is_at_its_new_key_and_its_upload_link_is_refused_from_then_on(storage, client):
+    upload, final = "brokerages/7/uploads/42/statement.pdf", "brokerages/7/documents/42/original/statement.pdf"
+    target = storage.upload_target(upload, "application/pdf", max_bytes=len(PDF))
+    assert client.put(path_of(target["url"]), data=PDF, headers=target["headers"]).status_code == 204
+
+    storage.move(upload, final)
+    assert storage.head(upload) is None
+    assert storage.head(final) == ObjectInfo(size=len(PDF), content_type="application/pdf")
+
+    again = client.put(path_of(target["url"]), data=b"%PDF-1.4 other bytes", headers=target["headers"])
+    assert again.status_code == 410 and again.get_json()["error"]["code"] == "upload_completed"
+    assert storage.head(upload) is None and storage.get(final) == PDF
+
+
+def test_moving_a_missing_object_is_object_missing(storage):
+    with pytest.raises(ObjectMissing):
+        storage.move("brokerages/7/uploads/none/a.pdf", "brokerages/7/documents/none/original/a.pdf")

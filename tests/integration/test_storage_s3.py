@@ -174,3 +174,14 @@ def test_s3_refuses_a_post_of_another_content_type(s3_storage, needs_policy_enfo
     response = post_form(target, PDF, file_content_type="text/html")
     assert response.status_code in (400, 403)
     assert s3_storage.head("uploads/doc.pdf") is None
+
+
+def test_a_moved_object_is_at_its_new_key_with_its_type_and_gone_from_the_old_one(s3_storage):
+    upload, final = "brokerages/7/uploads/42/statement.pdf", "brokerages/7/documents/42/original/statement.pdf"
+    s3_storage.put(upload, PDF, "application/pdf")
+    s3_storage.move(upload, final)
+    assert s3_storage.head(upload) is None
+    assert s3_storage.head(final) == ObjectInfo(size=len(PDF), content_type="application/pdf")
+    assert s3_storage.get(final) == PDF
+    with pytest.raises(ObjectMissing):
+        s3_storage.move(upload, final)
