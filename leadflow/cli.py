@@ -107,6 +107,19 @@ def create_token(email):
     click.echo(make(user))
 
 
+@cli.command("set-password")
+@click.argument("email")
+@click.password_option()
+def set_password(email, password):
+    """Give a user a new password (prompted for, never echoed); every session they had ends."""
+    user = db.session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise click.UsageError(f"no user {email}")
+    _ensure_user(user.email, user.name, Role(user.role), user.brokerage_id, password)
+    db.session.commit()
+    click.echo(f"new password set for {user.email}; their sessions have ended")
+
+
 @cli.command("grant-credits")
 @click.argument("brokerage")
 @click.argument("pages", type=int)
@@ -178,6 +191,9 @@ def _ensure_user(email, name, role: Role, brokerage_id, password) -> User:
     if user is None:
         user = User(email=email.lower(), name=name, role=role.value, brokerage_id=brokerage_id)
         db.session.add(user)
+    else:
+        from leadflow.web.auth import end_sessions
+        end_sessions(user.id)  # a new password ends every session signed in with the old one
     user.set_password(password)
     db.session.flush()
     return user

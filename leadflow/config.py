@@ -55,6 +55,9 @@ def load() -> dict:
     elif database_url.startswith("postgresql://"):
         database_url = "postgresql+psycopg://" + database_url[len("postgresql://"):]
     redis_url = os.environ.get("REDIS_URL") or None
+    public_base_url = os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:5000").rstrip("/")
+    # Cookies that never travel over plain HTTP once the site is served over HTTPS.
+    https = public_base_url.lower().startswith("https://")
     return {
         "SECRET_KEY": _persistent_secret("SECRET_KEY", lambda: secrets.token_urlsafe(32)),
         "SQLALCHEMY_DATABASE_URI": database_url,
@@ -65,7 +68,7 @@ def load() -> dict:
         # distributed installs run `dramatiq tasks` and `python -m tasks.scheduler`.
         "EMBEDDED_WORKER": _bool("EMBEDDED_WORKER", redis_url is None),
         "EMBEDDED_SCHEDULER": _bool("EMBEDDED_SCHEDULER", redis_url is None),
-        "PUBLIC_BASE_URL": os.environ.get("PUBLIC_BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
+        "PUBLIC_BASE_URL": public_base_url,
         "LOCAL_STORAGE_DIR": os.environ.get("LOCAL_STORAGE_DIR", str(INSTANCE_DIR / "storage")),
         "S3_BUCKET": os.environ.get("S3_BUCKET") or None,
         "S3_ENDPOINT_URL": os.environ.get("S3_ENDPOINT_URL") or None,
@@ -95,5 +98,24 @@ def load() -> dict:
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": _bool("SESSION_COOKIE_SECURE", False),
+        "SESSION_COOKIE_SECURE": _bool("SESSION_COOKIE_SECURE", https),
+        "REMEMBER_COOKIE_SECURE": _bool("SESSION_COOKIE_SECURE", https),
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        # Failed sign-ins allowed per account (the email as typed, normalised) and per address,
+        # in the `limits` notation; a breach answers 429 until the window has passed.
+        "LOGIN_RATE_LIMIT_PER_ACCOUNT": os.environ.get("LOGIN_RATE_LIMIT_PER_ACCOUNT") or "10 per 15 minutes",
+        "LOGIN_RATE_LIMIT_PER_ADDRESS": os.environ.get("LOGIN_RATE_LIMIT_PER_ADDRESS") or "50 per 15 minutes",
+        # Counters shared by every web process through Redis; per process in the embedded mode.
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or redis_url or "memory://",
+        "RATELIMIT_KEY_PREFIX": os.environ.get("RATELIMIT_KEY_PREFIX", "leadflow:ratelimit"),
+        "RATELIMIT_HEADERS_ENABLED": True,
+        # Redis down must not turn sign-in into a 500: count in this process until it is back.
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "RATELIMIT_SWALLOW_ERRORS": True,
+        # Proxies in front of the app whose X-Forwarded-For/-Proto to trust (0: none, the
+        # address limits then count the peer's address).
+        "TRUSTED_PROXY_COUNT": _int("TRUSTED_PROXY_COUNT", 0),
+        # Bearer token Prometheus sends to /metrics; unset, /metrics answers loopback only.
+        "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
     }

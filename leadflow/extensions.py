@@ -1,4 +1,6 @@
 """Flask extensions, created unbound and bound in create_app."""
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sock import Sock
@@ -20,3 +22,5 @@ migrate = Migrate()
 sock = Sock()
 csrf = CSRFProtect()
 login_manager = LoginManager()
+# No limit by default; routes declare theirs (sign-in). Storage and key prefix come from the config.
+limiter = Limiter(key_func=get_remote_address)

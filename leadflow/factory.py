@@ -6,7 +6,7 @@ from flask import Flask, jsonify, render_template, request
 
 from leadflow import config as config_module
 from leadflow import effects
-from leadflow.extensions import csrf, db, login_manager, migrate, sock
+from leadflow.extensions import csrf, db, limiter, login_manager, migrate, sock
 from leadflow.wiring import Adapters
 
 
@@ -16,6 +16,10 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     app.config.update(config_module.load())
     app.config.update(overrides or {})
     app.json.sort_keys = False  # a customised output shape keeps the order it was asked in
+    if app.config.get("TRUSTED_PROXY_COUNT"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        hops = app.config["TRUSTED_PROXY_COUNT"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
@@ -25,6 +29,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     csrf.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
+    limiter.init_app(app)
 
     import tasks  # noqa: F401  (declares the actors on this process's broker)
     from leadflow.extraction.client import ExtractionClient
@@ -49,6 +54,8 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     from leadflow.web.auth import protect_from_csrf
     register_blueprints(app)
     app.before_request(protect_from_csrf)
+    from leadflow.web import security
+    security.init_app(app)
     _register_error_pages(app)
 
     from leadflow.cli import cli
@@ -92,7 +99,7 @@ def _register_error_pages(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error):
         code = {404: "not_found", 403: "forbidden", 405: "method_not_allowed", 413: "file_too_large",
-                401: "unauthenticated"}.get(error.code, "http_error")
+                401: "unauthenticated", 429: "too_many_requests"}.get(error.code, "http_error")
         message = {404: "There is nothing here, or nothing you may see.",
                    413: "The file is larger than we accept."}.get(error.code, error.description)
         return respond(error.code, code, error.name, message)

@@ -37,6 +37,9 @@ class User(UserMixin, db.Model):
     password_hash = db.Column(db.String(255), nullable=False)
     language = db.Column(db.String(2), nullable=False, default="en")
     created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    # Copied into the browser session at sign-in; raised by a sign-out or a new password, which
+    # ends every session signed in before it.
+    session_version = db.Column(db.Integer, nullable=False, default=0, server_default="0")
 
     __table_args__ = (
         CheckConstraint("role in ('client', 'advisor', 'brokerage_admin', 'platform_admin')", name="role"),

@@ -34,4 +34,21 @@
     list.prepend(row);
     htmx.process(row);
   });
+
+  // Behaviour that would otherwise be inline script (hx-on, trigger filters), which the
+  // Content-Security-Policy forbids: declared by data attributes, done here.
+  document.body.addEventListener("input", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-mark-dirty]");
+    if (form) form.classList.add("dirty");
+  });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    if (form && form.matches && form.matches("form[data-reset-on-success]") && event.detail.successful) form.reset();
+  });
+  // A panel refreshed by a live event waits while its form holds unsaved edits.
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var panel = event.detail && event.detail.elt;
+    var guarded = panel && panel.getAttribute && panel.getAttribute("data-hold-while-dirty");
+    if (guarded && document.querySelector(guarded + ".dirty")) event.preventDefault();
+  });
 })();
