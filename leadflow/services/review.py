@@ -1,22 +1,31 @@
-"""A person decides what the system could not: the type of an ACTION_REQUIRED document, or
-another try for one that failed for system reasons."""
+"""A person decides what the system could not: the type of an ACTION_REQUIRED document, the
+fields the reader could not read on one, or another try for one that failed for system reasons."""
 from leadflow import outbox
 from leadflow.domain.audience import Role
 from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status, is_system_failure
-from leadflow.domain.verification import DOCUMENT_TYPES, Note
+from leadflow.domain.verification import DOCUMENT_TYPES, RULES, Note, typed_value, unreadable_fields
 from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.extensions import db
 from leadflow.models import AuditEntry, Document, User
-from leadflow.services import documents, pipeline, transitions
+from leadflow.services import documents, pipeline, transitions, versions
+
+# How each kind of field is typed, for a reviewer whose value did not parse.
+TYPED_LIKE = {"month": "10/2026", "amount": "2.345,67", "date": "31.10.2026", "year": "2025",
+              "iban": "DE86 5003 0010 3975 4612 96", "text": "the name as printed"}
 
 
 def decide(admin: User, document_id: str, *, document_type: str | None = None,
-           reject_reason: str | None = None) -> Document:
-    """Set the type (the document goes on to verification) or reject it with a reason."""
+           reject_reason: str | None = None, fields: dict | None = None) -> Document:
+    """Set the type (the document goes on to verification), read the fields the reader could
+    not (`fields`: the document is judged again at once), or reject it with a reason."""
+    if admin.role != Role.PLATFORM_ADMIN:
+        raise Forbidden("Only a platform admin decides documents in review.")
     document = documents.get_visible(admin, document_id)
     if document.status != Status.ACTION_REQUIRED:
         raise Conflict(f"This document is {document.status}, not waiting for a decision.")
+    if fields is not None and not reject_reason:
+        return _read_fields(admin, document, fields)
     if reject_reason:
         reason = str(reject_reason).strip()[:500]
         note = Note("reviewer_rejected", reason, reason)
@@ -44,14 +53,40 @@ def decide(admin: User, document_id: str, *, document_type: str | None = None,
     return document
 
 
+def _read_fields(admin: User, document: Document, fields) -> Document:
+    """The reviewer's values become a corrected version and the type's rules run on them: one step."""
+    wanted = unreadable_fields(document.document_type, document.verification_notes)
+    if not wanted:
+        raise Conflict("This document is not waiting for fields to be read; decide its type or reject it.")
+    if not isinstance(fields, dict) or not fields:
+        raise InvalidInput('fields must be an object of field names to values, e.g. {"period": "10/2026"}.')
+    rules = RULES[document.document_type]
+    unknown = sorted(str(name) for name in fields if rules.field(str(name)) is None)
+    if unknown:
+        raise InvalidInput(f"Not a field this document's rules read: {', '.join(unknown)}.")
+    blank = [f.en for f in wanted if not str(fields.get(f.name) or "").strip()]
+    if blank:
+        raise InvalidInput(f"Fill in {' and '.join(blank)}.")
+    values = {}
+    for name, text in fields.items():
+        field = rules.field(str(name))
+        value = typed_value(document.document_type, field.name, text)
+        if value is None:
+            raise InvalidInput(f"We could not understand {field.en} ({str(text)[:40]!r}); "
+                               f"type it like {TYPED_LIKE[field.kind]}.")
+        values[field.name] = value
+    return versions.correct(admin, document.id, values, decides=True, action="reviewer_read_fields")
+
+
 def retry(user: User, document_id: str) -> Document:
     """Send a document that failed for system reasons through the pipeline again."""
     if user.role not in (Role.PLATFORM_ADMIN, Role.BROKERAGE_ADMIN):
         raise Forbidden("Only an admin can retry a failed document.")
     document = documents.get_visible(user, document_id)
-    if document.status != Status.REJECTED or not is_system_failure(document.rejection_code):
+    # ACTION_REQUIRED: the automatic retries were spent; REJECTED: a failure from before them.
+    if document.status not in (Status.REJECTED, Status.ACTION_REQUIRED) or not is_system_failure(document.rejection_code):
         raise Conflict("Only a document that failed for system reasons can be retried.")
-    if not transitions.apply(document.id, Status.REJECTED, Status.PENDING, action="retried", actor_id=user.id,
+    if not transitions.apply(document.id, Status(document.status), Status.PENDING, action="retried", actor_id=user.id,
                              note=f"retry after {document.rejection_code}", rejection_code=None,
                              verification_notes=[], current_job_id=None):
         outbox.rollback()

@@ -42,8 +42,14 @@ def customise(user: User, document_id: str, output_spec) -> Document:
     return _reloaded(document)
 
 
-def correct(user: User, document_id: str, changes) -> Document:
-    """Set fields by hand (`{"field": value}`); a `corrected` version, verified again."""
+def correct(user: User, document_id: str, changes, *, decides: bool = False,
+            action: str = "corrected") -> Document:
+    """Set fields by hand (`{"field": value}`); a `corrected` version, verified again.
+
+    A value a person set counts as read, whatever the extractor's confidence was. A document
+    waiting in review is judged again only when the reviewer decides with the values
+    (`decides`, from services/review.py); an advisor's correction there waits for the reviewer.
+    """
     if not isinstance(changes, dict) or not changes or len(changes) > MAX_CHANGES:
         raise InvalidInput('changes must be an object of field names to values, e.g. {"net": "2100.00"}.')
     document = _editable(user, document_id)
@@ -52,10 +58,14 @@ def correct(user: User, document_id: str, changes) -> Document:
         raise Conflict("This document has no extracted data to correct yet.")
     content = json.loads(adapters().storage.get(current.storage_key))
     updated = copy.deepcopy(content)
-    updated.setdefault("fields", {}).update({str(k): v for k, v in changes.items()})
+    changed = {str(k): v for k, v in changes.items()}
+    updated.setdefault("fields", {}).update(changed)
+    if isinstance(updated.get("field_confidence"), dict):
+        updated["field_confidence"].update(dict.fromkeys(changed, 1.0))
+    updated["read_by_person"] = sorted(set(updated.get("read_by_person") or ()) | set(changed))
     _new_version(document, "content", "corrected", user, updated)
-    _reverify(document, user, updated, action="corrected",
-              note=f"corrected {', '.join(sorted(map(str, changes)))}")
+    _reverify(document, user, updated, action=action, note=f"{action} {', '.join(sorted(changed))}",
+              decides=decides)
     _commit_version()
     return _reloaded(document)
 
@@ -108,10 +118,12 @@ def _new_version(document: Document, part: str, cause: str, user: User, body: di
     return version
 
 
-def _reverify(document: Document, user: User, content: dict, *, action: str, note: str) -> None:
-    """Run the type's rules on the new data; the verdict may change VERIFIED <-> REJECTED."""
+def _reverify(document: Document, user: User, content: dict, *, action: str, note: str,
+              decides: bool = False) -> None:
+    """Run the type's rules on the new data; the verdict may move between VERIFIED, REJECTED
+    and ACTION_REQUIRED (a needed field left unread goes to a person)."""
     status = Status(document.status)
-    if status == Status.ACTION_REQUIRED or not document.document_type:
+    if (status == Status.ACTION_REQUIRED and not decides) or not document.document_type:
         db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
         return
     owner = db.session.get(User, document.owner_id)

@@ -164,7 +164,7 @@ def decision(document_id):
         raise Forbidden("Only a platform admin decides documents in review.")
     body = _json_body()
     document = review.decide(current_user, document_id, document_type=body.get("document_type"),
-                             reject_reason=body.get("reject"))
+                             reject_reason=body.get("reject"), fields=body.get("fields"))
     return jsonify(document_json(document))
 
 

@@ -11,6 +11,7 @@ from leadflow import clock, scoping, sweeps
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.domain.lifecycle import Status
+from leadflow.domain.verification import unreadable_fields
 from leadflow.errors import InvalidInput, LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Brokerage, Document, ExtractionJob
@@ -19,6 +20,7 @@ from leadflow.web.auth import roles_required
 from leadflow.web.pages import documents_for, live_list
 
 bp = Blueprint("review", __name__, url_prefix="/review")
+FIELD_PREFIX = "field."  # form inputs for the fields a reviewer reads: field.period, field.net, ...
 STUCK_LIMIT = 50
 # What each stuck status waits for, in the words of the sweep that moves it on.
 STUCK = (
@@ -29,16 +31,30 @@ STUCK = (
 )
 
 
+@bp.app_context_processor
+def review_helpers():
+    # Rows render for socket pushes too, outside this blueprint's requests: an app-wide helper.
+    return {"unreadable_fields": unreadable_fields, "FIELD_PREFIX": FIELD_PREFIX,
+            "FIELD_HINTS": review_service.TYPED_LIKE}
+
+
 @live_list("review")
 def review_documents(query, args):
-    return query.where(Document.status == Status.ACTION_REQUIRED.value).order_by(
+    # A system failure handed to a person is on the "Stuck and failed" tab, to retry.
+    return query.where(Document.status == Status.ACTION_REQUIRED.value, _not_system_failure()).order_by(
         Document.status_changed_at.asc(), Document.id.asc())
+
+
+def _not_system_failure():
+    return Document.rejection_code.is_(None) | ~Document.rejection_code.like("SYSTEM\\_%", escape="\\")
 
 
 @live_list("failed")
 def failed_documents(query, args):
-    """REJECTED with a SYSTEM_ code: what an admin may retry, newest failure first."""
-    return query.where(Document.status == Status.REJECTED.value, Document.rejection_code.like("SYSTEM\\_%", escape="\\")
+    """ACTION_REQUIRED (or, from before automatic retries, REJECTED) with a SYSTEM_ code: what an
+    admin may retry, newest failure first."""
+    return query.where(Document.status.in_([Status.ACTION_REQUIRED.value, Status.REJECTED.value]),
+                       Document.rejection_code.like("SYSTEM\\_%", escape="\\")
                        ).order_by(Document.status_changed_at.desc(), Document.id.desc())
 
 
@@ -84,6 +100,11 @@ def decide(document_id):
             if not reason:
                 raise InvalidInput("Give a reason to reject: the client reads it.")
             document = review_service.decide(current_user, document_id, reject_reason=reason)
+        elif request.form.get("action") == "read":
+            # The fields the reader missed, as the reviewer read them off the preview.
+            fields = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
+                      if key.startswith(FIELD_PREFIX)}
+            document = review_service.decide(current_user, document_id, fields=fields)
         else:
             document = review_service.decide(current_user, document_id,
                                              document_type=request.form.get("document_type"))
@@ -91,8 +112,10 @@ def decide(document_id):
         document = scoping.document_for_viewer(current_user.viewer, document_id)
         if document is None:
             abort(404)
+        typed = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
+                 if key.startswith(FIELD_PREFIX)}
         return render_template("documents/_row.html", document=document, viewer=current_user,
-                               error=error.message), error.status
+                               error=error.message, typed=typed), error.status
     return render_template("documents/_row.html", document=document, viewer=current_user)
 
 
