@@ -1,8 +1,12 @@
-"""Fields of a bank statement (Kontoauszug), parsed from its recovered text."""
+"""Fields of a bank statement (Kontoauszug): values next to any of their labels' variants in the page
+layout, salary credits from the bookings table's columns; cross-checked, each with a confidence."""
 import re
 
 from leadflow.extractor.fields import parse as p
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings, label_test,
+                                               lexicon, plain)
 from leadflow.extractor.fields.types import AMOUNT, AMOUNTS, DATE, IBAN, TEXT
+from leadflow.extractor.layout import Layout
 
 SCHEMAS: dict[str, dict] = {
     "bank": TEXT,
@@ -14,35 +18,149 @@ SCHEMAS: dict[str, dict] = {
     "closing_balance": AMOUNT,
     "salary_credits": {**AMOUNTS, "description": "incoming payments that look like salary, in order"},
 }
+STRUCTURED_CONFIDENCE = 0.99  # camt.053 / MT940: the bank's own data
 
-OPENING = r"alter kontostand|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance|balance brought forward"
-CLOSING = r"neuer kontostand|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
+HOLDER = lexicon(r"re:konto\s?-?inhaber(?:\s?/\s?in|\(in\)|in)?", "inhaber(?:in)?", "account holder",
+                 "account name", "account owner", "kunde", "customer", "name")
+PERIOD = lexicon("auszugs zeitraum", "abrechnungs zeitraum", "zeitraum", "statement period", "period",
+                 r"re:kontoauszug(?:\s+nr\.?\s*\S+)?\s+vom", "berichtszeitraum", "vom", "from")
+OPENING = lexicon("alter kontostand", "alter saldo", "anfangs saldo", "saldo alt", "anfangs bestand", "start saldo",
+                  "saldo vortrag", "vortrag", "opening balance", "previous balance", "balance brought forward",
+                  "starting balance", "beginning balance", "kontostand am anfang")
+CLOSING = lexicon("neuer kontostand", "neuer saldo", "end saldo", "saldo neu", "end bestand", "schluss saldo",
+                  "closing balance", "new balance", "ending balance", "final balance", "balance carried forward",
+                  "kontostand am ende")
+IBAN_LABEL = lexicon("iban", r"re:iban\s?/\s?bic", "konto", "account", "kontonummer", "account number")
+BANK_LABEL = lexicon("bank", "kreditinstitut", "institut")
+IS_LABEL = label_test(HOLDER, PERIOD, OPENING, CLOSING, IBAN_LABEL, BANK_LABEL,
+                      re.compile(r"bic|swift|datum|date|betrag|amount|saldo|balance", re.IGNORECASE))
+
+FLAT_OPENING = r"alter kontostand|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance|balance brought forward"
+FLAT_CLOSING = r"neuer kontostand|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
 BANK_WORD = re.compile(r"bank|sparkasse|volksbank|raiffeisen|postbank|\bing\b|n26|comdirect", re.IGNORECASE)
-SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bezüge|besoldung|salary|payroll|wages?)\b", re.IGNORECASE)
+SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bezüge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
 BOOKING = re.compile(r"^\d{2}\.\d{2}\.(?:\d{2,4})?\s")
-PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
+FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
+
+# The bookings table: a line that starts with a date, and the column headers that say what an amount is.
+BOOKING_DATE = re.compile(r"^(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}"
+                          r"|\d{1,2}\.?\s[A-Za-zä]{3,9}\.?(?:\s\d{2,4})?)(?=\s|$)")
+CREDIT_HEADER = re.compile(r"^(?:haben|gutschrift(?:en)?|credit|credits|eingang|eingänge|einnahmen?|zugang"
+                           r"|deposits?|paid in|money in|in)\b", re.IGNORECASE)
+DEBIT_HEADER = re.compile(r"^(?:soll|belastung(?:en)?|lastschrift(?:en)?|debit|debits|ausgang|ausgänge|ausgaben?"
+                          r"|abgang|withdrawals?|paid out|money out|out)\b", re.IGNORECASE)
+AMOUNT_HEADER = re.compile(r"^(?:betrag|umsatz|amount|wert|betrag eur|betrag in eur|amount eur)\b", re.IGNORECASE)
+BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
+
+CHECKS = (
+    Check(("period_start", "period_end"), lambda start, end: start < end),
+)
 
 
-def parse(reading) -> dict:
+def parse(reading) -> FieldsRead:
     if reading.structured:  # camt.053 / MT940: the bank's own data, not a rendering of it
-        return reading.structured["fields"]
-    return parse_fields(reading.text)
-
-
-def parse_fields(text: str) -> dict:
+        return plain(reading.structured["fields"], SCHEMAS, STRUCTURED_CONFIDENCE)
     # Some layouts glue an amount to the next value date ("+ 2.780,7028.01."): split them.
-    text = re.sub(r"(,\d{2})(\d{2}\.\d{2}\.)", r"\1  \2", text)
-    start, end = _period(text)
-    return {
-        "bank": _bank(text),
-        "iban": p.iban(text),
-        "holder": _holder(text),
-        "period_start": start,
-        "period_end": end,
-        "opening_balance": p.after_label(text, OPENING),
-        "closing_balance": p.after_label(text, CLOSING),
-        "salary_credits": salary_credits(text),
-    }
+    text = re.sub(r"(,\d{2})(\d{2}\.\d{2}\.)", r"\1  \2", reading.text)
+    layout = reading.layout
+    f = Findings(SCHEMAS)
+    f.look(layout, "bank", BANK_LABEL, _bank_name, is_label=IS_LABEL)
+    f.offer("bank", _bank(text), STRUCTURE)
+    f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
+    f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
+    f.look(layout, "holder", HOLDER, p.person_name, is_label=IS_LABEL)
+    f.offer("holder", p.person_name(p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?") or ""), FLAT_LABEL)
+    f.offer("holder", p.addressee(text), STRUCTURE)
+    for line, page, _ in layout.address_blocks():
+        f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
+    for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():
+        f.offer("period_start", hit.value[0], hit.confidence, hit.label, hit.page)
+        f.offer("period_end", hit.value[1], hit.confidence, hit.label, hit.page)
+    m = FLAT_PERIOD.search(text)
+    if m:
+        f.offer("period_start", p.iso_date(m.group(1)), FLAT_LABEL)
+        f.offer("period_end", p.iso_date(m.group(2)), FLAT_LABEL)
+    f.look(layout, "opening_balance", OPENING, p.amount, is_label=IS_LABEL)
+    f.offer("opening_balance", p.after_label(text, FLAT_OPENING), FLAT_LABEL)
+    f.look(layout, "closing_balance", CLOSING, p.amount, is_label=IS_LABEL)
+    f.offer("closing_balance", p.after_label(text, FLAT_CLOSING), FLAT_LABEL)
+    credits, sure = salary_credits_in_layout(layout) if layout else (None, 0.0)
+    if credits is not None:
+        f.offer("salary_credits", credits, sure, "bookings table")
+    else:
+        f.offer("salary_credits", salary_credits(text), GUESS + 0.1)
+    return f.resolve(CHECKS)
+
+
+def salary_credits_in_layout(layout: Layout) -> tuple[list[str] | None, float]:
+    """Positive bookings whose description reads like pay, the amount taken from the column that
+    holds it (not a running balance); None when no booking lines are found."""
+    columns = _amount_columns(layout)
+    found, bookings = [], 0
+    lines = layout.lines
+    for index, line in enumerate(lines):
+        first = line.segments[0].text
+        if not BOOKING_DATE.match(first):
+            continue
+        bookings += 1
+        block = [line]
+        for follower in lines[index + 1:index + 4]:
+            if follower.page != line.page or BOOKING_DATE.match(follower.segments[0].text):
+                break
+            if follower.y0 - block[-1].y1 > 1.5 * line.height:
+                break
+            block.append(follower)
+        if not SALARY.search(" ".join(l.text for l in block)):
+            continue
+        value = _booking_amount(block, columns)
+        if value is not None and not value.startswith("-"):
+            found.append(value)
+    if not bookings:
+        return None, 0.0
+    return found, (0.9 if columns else 0.75)
+
+
+def _amount_columns(layout: Layout) -> dict[str, float]:
+    """x-centres of the bookings table's amount columns, from its header line."""
+    for line in layout.lines:
+        cols = {}
+        for segment in line.segments:
+            for word_index, word in enumerate(segment.words):
+                rest = " ".join(w.text for w in segment.words[word_index:])
+                centre = (word.x0 + segment.x1) / 2
+                for kind, header in (("credit", CREDIT_HEADER), ("debit", DEBIT_HEADER), ("amount", AMOUNT_HEADER),
+                                     ("balance", BALANCE_HEADER)):
+                    if kind not in cols and header.match(rest) and (word_index == 0 or kind != "amount"):
+                        cols[kind] = centre
+        if ("credit" in cols and "debit" in cols) or "amount" in cols:
+            if len(line.segments) >= 3:
+                return cols
+    return {}
+
+
+def _booking_amount(block, columns: dict[str, float]) -> str | None:
+    cells = []
+    for line in block:
+        for segment in line.segments:
+            # Booking and value dates ("28.01.") would otherwise read as amounts.
+            values = p.amounts(re.sub(r"\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?", " ", segment.text))
+            if values:
+                cells.append(((segment.x0 + segment.x1) / 2, segment.x1, values[-1]))
+        if cells:
+            break  # the amount stands on the booking's first line that has one
+    if not cells:
+        return None
+    if "credit" in columns and "debit" in columns:
+        credit, debit = columns["credit"], columns["debit"]
+        x, _, value = min(cells, key=lambda c: min(abs(c[0] - credit), abs(c[0] - debit)))
+        if "balance" in columns and abs(x - columns["balance"]) < min(abs(x - credit), abs(x - debit)):
+            return None
+        return value.lstrip("-") if abs(x - credit) < abs(x - debit) else "-" + value.lstrip("-")
+    if "amount" in columns:
+        return min(cells, key=lambda c: abs(c[0] - columns["amount"]))[2]
+    if "balance" in columns:
+        cells = [c for c in cells if abs(c[0] - columns["balance"]) > 30] or cells
+    return cells[0][2]
 
 
 def salary_credits(text: str) -> list[str]:
@@ -59,19 +177,19 @@ def salary_credits(text: str) -> list[str]:
             block.append(follower)
         if not SALARY.search(" ".join(block)):
             continue
-        # Booking and value dates ("28.01.") would otherwise read as amounts.
         values = p.amounts(re.sub(r"\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?", " ", line))
         if values and not values[-1].startswith("-"):
             found.append(values[-1])
     return found
 
 
-def _holder(text: str) -> str | None:
-    named = p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?")
-    # A label read out of its column can pick up an address line; a holder has no digits.
-    if named and not re.search(r"\d", named) and not p.LEGAL_FORM.search(named):
-        return named
-    return p.addressee(text)
+def _range(raw: str):
+    start, end = p.date_range(raw)
+    return (start, end) if start and end else None
+
+
+def _bank_name(raw: str) -> str | None:
+    return raw.strip() if BANK_WORD.search(raw) and len(raw) <= 60 and not re.search(r"\d", raw) else None
 
 
 def _bank(text: str) -> str | None:
@@ -80,16 +198,9 @@ def _bank(text: str) -> str | None:
         for segment in p.segments(line):
             form = p.LEGAL_FORM.search(segment)
             if BANK_WORD.search(segment) and form:
-                return re.split(r"\s[·•]\s|,", segment[:form.end()])[0].strip()
+                return re.split(r"\s[·•]\s|,|\s-\s", segment[:form.end()])[0].strip()
     for line in head:
         for segment in p.segments(line):
             if BANK_WORD.search(segment) and len(segment) <= 60:
-                return re.split(r"\s[·•]\s|,", segment)[0].strip()
+                return re.split(r"\s[·•]\s|,|\s-\s", segment)[0].strip()
     return p.company(text)
-
-
-def _period(text: str) -> tuple[str | None, str | None]:
-    m = PERIOD.search(text)
-    if not m:
-        return None, None
-    return p.iso_date(m.group(1)), p.iso_date(m.group(2))
