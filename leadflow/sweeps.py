@@ -14,7 +14,7 @@ from typing import Callable
 from flask import current_app
 from sqlalchemy import select, update
 
-from leadflow import jobs, outbox
+from leadflow import jobs, metrics, outbox
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain.events import VerificationRequested
@@ -45,7 +45,7 @@ def run(name: str, now: datetime | None = None) -> int | None:
         log.info("sweep %s is running elsewhere; skipped", name)
         return None
     try:
-        count = sweep.run(now or utcnow(), current_app.config["SWEEP_BATCH_SIZE"])
+        count = metrics.counted_sweep(name, sweep.run, now or utcnow(), current_app.config["SWEEP_BATCH_SIZE"])
         if count:
             log.info("sweep %s handled %s", name, count)
         return count

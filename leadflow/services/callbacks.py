@@ -12,7 +12,7 @@ from flask import current_app
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from leadflow import clock, outbox, scoping
+from leadflow import clock, metrics, outbox, scoping
 from leadflow.domain.events import DeliveryReceived, ReservationDue
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Applicant, Extraction, Note, verify
@@ -82,6 +82,7 @@ def process(delivery_id: str) -> str:
         if outcome.startswith("applied"):
             outbox.commit()
             log.info("delivery %s: %s", delivery_id, outcome)
+            metrics.callback_processed(outcome)
             return outcome
     except IntegrityError:
         # Another delivery of the same job stored its versions first (unique per job and
@@ -91,6 +92,7 @@ def process(delivery_id: str) -> str:
     _mark(delivery_id, outcome)
     outbox.commit()
     log.info("delivery %s: %s", delivery_id, outcome)
+    metrics.callback_processed(outcome)
     return outcome
 
 

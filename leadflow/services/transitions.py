@@ -2,7 +2,7 @@
 from sqlalchemy import func, update
 from sqlalchemy.orm.util import identity_key
 
-from leadflow import outbox
+from leadflow import metrics, outbox
 from leadflow.services import counts
 from leadflow.domain import lifecycle
 from leadflow.domain.events import DocumentStatusChanged
@@ -27,13 +27,15 @@ def apply(document_id: str, source: Status, target: Status, *, action: str = "st
         update(Document)
         .where(Document.id == document_id, Document.status == source.value)
         .values(**values)
-        .returning(Document.brokerage_id, Document.title, Document.verification_notes)
+        .returning(Document.brokerage_id, Document.title, Document.verification_notes, Document.created_at,
+                   Document.verified_at)
         .execution_options(synchronize_session=False)
     ).first()
     if row is None:
         return False
     _expire_loaded(document_id)
     counts.bump(row.brokerage_id, {source.value: -1, target.value: +1})
+    metrics.document_settled(source, target, row.created_at, row.verified_at, now)
     db.session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
                               from_status=source.value, to_status=target.value, note=note,
                               created_at=now))

@@ -1,9 +1,12 @@
-"""Liveness, readiness and a few counters for operators."""
-from flask import Blueprint, Response, jsonify
-from sqlalchemy import func, select, text
+"""Liveness and readiness, open to anyone; Prometheus metrics for operators only."""
+import hmac
+import ipaddress
 
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+from sqlalchemy import text
+
+from leadflow import metrics as metrics_module
 from leadflow.extensions import db
-from leadflow.models import Document
 
 bp = Blueprint("health", __name__)
 
@@ -25,7 +28,23 @@ def readyz():
 
 @bp.get("/metrics")
 def metrics():
-    counts = db.session.execute(select(Document.status, func.count()).group_by(Document.status)).all()
-    lines = ["# TYPE leadflow_documents gauge"]
-    lines += [f'leadflow_documents{{status="{status}"}} {count}' for status, count in counts]
-    return Response("\n".join(lines) + "\n", mimetype="text/plain; version=0.0.4")
+    """With METRICS_TOKEN set, only a request bearing it; without, only this machine itself (not
+    through a proxy on it): a fresh install tells the world nothing."""
+    token = current_app.config.get("METRICS_TOKEN")
+    if token:
+        sent = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+            return Response("A metrics token is required.\n", status=401, mimetype="text/plain",
+                            headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
+    elif not _from_this_machine():
+        abort(404)
+    return Response(metrics_module.render(), mimetype=None, content_type=metrics_module.CONTENT_TYPE)
+
+
+def _from_this_machine() -> bool:
+    if request.headers.get("X-Forwarded-For") or request.headers.get("Forwarded"):
+        return False  # relayed by a proxy: the loopback peer is not the asker
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
