@@ -1,8 +1,10 @@
-"""Fields of an employment contract (Arbeitsvertrag), parsed from its recovered text."""
+"""Fields of an employment contract (Arbeitsvertrag): from its parties as the prose introduces them,
+or from a form's labels in the layout; each with a confidence."""
 import re
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
+from leadflow.extractor.fields.finding import FLAT_LABEL, GUESS, Check, FieldsRead, Findings, label_test, lexicon
 from leadflow.extractor.fields.types import AMOUNT, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -13,32 +15,92 @@ SCHEMAS: dict[str, dict] = {
 }
 
 EMPLOYER = re.compile(r"\b(?:zwischen|between)\W+(?:der|dem|the company)?\s*([^,\n(]+?)\s*[,(]", re.IGNORECASE)
-EMPLOYEE = re.compile(r"\b(?:und|and)\s+(?:Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)\s+([^,\n(]+?)\s*[,(]")
-START = re.compile(r"(?:beginnt\s+am|beginnt\s+zum|Beginn\s+am|Eintritt\s+am|commences\s+on|starts?\s+on"
-                   r"|start\s+date:?)\s*([^\n]{0,40})", re.IGNORECASE)
-ANNUAL = re.compile(r"(?:brutto)?jahres(?:brutto)?gehalt|jahresvergütung|annual\s+(?:gross\s+)?salary", re.IGNORECASE)
-MONTHLY = re.compile(r"(?:brutto)?monats(?:brutto)?gehalt|monatliche[sn]?\s+(?:brutto)?(?:gehalt|vergütung)"
-                     r"|monthly\s+(?:gross\s+)?salary", re.IGNORECASE)
-PAYMENTS = re.compile(r"\b(zwölf|dreizehn|vierzehn|12|13|14)\s+(?:gleichen\s+)?(?:monats(?:raten|gehälter)|monthly)",
-                      re.IGNORECASE)
-COUNT_WORDS = {"zwölf": 12, "dreizehn": 13, "vierzehn": 14}
+EMPLOYEE = re.compile(r"\b(?:und|and)\s+(?:\(\d\)\s*)?(?:Herrn?\s|Frau\s|Mr\.?\s|Mrs\.?\s|Ms\.?\s)?\s*([^,\n(]+?)\s*[,(]")
+# A party named before its role: "X GmbH, Straße 1, Ort - nachfolgend „Arbeitgeber“ genannt -",
+# "(1) X GmbH, ... (the "Employer")".
+ROLE = re.compile(r"(?:nachfolgend|im folgenden|hereinafter(?: referred to as)?|the|als|as)\s*[„\"“'”]?\s*"
+                  r"(?:der\s|die\s)?(Arbeitgeber(?:in)?|Gesellschaft|Firma|Unternehmen|Employer|Company"
+                  r"|Arbeitnehmer(?:in)?|Mitarbeiter(?:in)?|Beschäftigte[r]?|Employee)\b", re.IGNORECASE)
+PARTY_START = re.compile(r"(?:zwischen|between|\bund\b|\band\b|\(\d\)|genannt\s*-?|parties|vertragsparteien)\s*",
+                         re.IGNORECASE)
+START = re.compile(r"(?:beginnt\s+am|beginnt\s+zum|beginnt\s+mit\s+wirkung\s+zum|Beginn\s+am|Eintritt\s+am"
+                   r"|commences\s+on|commence\s+on|starts?\s+on|begins?\s+on|start\s+date:?"
+                   r"|mit\s+wirkung\s+(?:vom|zum|ab)|ab\s+dem|effective\s+(?:from|as\s+of))\s*([^\n]{0,40})",
+                   re.IGNORECASE)
+ANNUAL = re.compile(r"(?:brutto)?jahres(?:brutto)?(?:gehalt|vergütung|entgelt|einkommen)"
+                    r"|annual\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration|compensation)"
+                    r"|yearly\s+(?:gross\s+)?salary", re.IGNORECASE)
+MONTHLY = re.compile(r"(?:brutto)?monats(?:brutto)?(?:gehalt|vergütung|entgelt)|monatliche[sn]?\s+(?:brutto)?"
+                     r"(?:gehalt|vergütung|entgelt)|monthly\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration)",
+                     re.IGNORECASE)
+PAYMENTS = re.compile(r"\b(zwölf|dreizehn|vierzehn|twelve|thirteen|fourteen|12|13|14)\s+(?:gleichen\s+|equal\s+)?"
+                      r"(?:monats(?:raten|gehälter|gehältern|zahlungen)|monthly)", re.IGNORECASE)
+COUNT_WORDS = {"zwölf": 12, "dreizehn": 13, "vierzehn": 14, "twelve": 12, "thirteen": 13, "fourteen": 14}
+
+EMPLOYER_LABEL = lexicon("arbeitgeber(?:in)?", "employer", "firma", "unternehmen", "gesellschaft", "company")
+EMPLOYEE_LABEL = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", r"re:mitarbeiter(?:\s?/\s?in|\(in\)|in)?",
+                         "employee", "name,? vorname", "beschäftigte[r]?")
+START_LABEL = lexicon("eintritts datum", "eintritt", "beginn des arbeitsverhältnisses", "arbeits beginn",
+                      "vertrags beginn", "tätigkeits beginn", "beginn", "start date", "starting date", "commencement",
+                      "date of commencement", "first working day", "employment start")
+ANNUAL_LABEL = lexicon("jahres brutto gehalt", "brutto jahres gehalt", "jahres gehalt", "jahres vergütung",
+                       "annual salary", "annual gross salary", "gross annual salary", "yearly salary")
+IS_LABEL = label_test(EMPLOYER_LABEL, EMPLOYEE_LABEL, START_LABEL, ANNUAL_LABEL,
+                      re.compile(r"sitz|wohnort|anschrift|address|position|tätigkeit", re.IGNORECASE))
+
+CHECKS = (
+    Check(("annual_salary",), lambda salary: Decimal("3000") <= Decimal(salary) <= Decimal("2000000")),
+)
 
 
-def parse(reading) -> dict:
-    return parse_fields(reading.text)
-
-
-def parse_fields(text: str) -> dict:
+def parse(reading) -> FieldsRead:
+    text, layout = reading.text, reading.layout
     flat = re.sub(r"\s*\n\s*", " ", text)  # contract prose wraps mid-sentence
+    f = Findings(SCHEMAS)
+    f.look(layout, "employer", EMPLOYER_LABEL, p.company_name, is_label=IS_LABEL)
+    f.look(layout, "employee", EMPLOYEE_LABEL, p.person_name, is_label=IS_LABEL)
+    f.look(layout, "start_date", START_LABEL, p.iso_date, is_label=IS_LABEL)
+    f.look(layout, "annual_salary", ANNUAL_LABEL, p.amount, is_label=IS_LABEL)
+    for role, name in _parties(flat):
+        if role == "employer":
+            f.offer("employer", p.company_name(name) or _organisation(name), FLAT_LABEL, "party")
+        else:
+            f.offer("employee", p.person_name(name), FLAT_LABEL, "party")
     employer = EMPLOYER.search(flat)
-    employee = EMPLOYEE.search(flat)
+    if employer:
+        f.offer("employer", p.company_name(employer.group(1)) or _organisation(employer.group(1)), FLAT_LABEL - 0.1)
+    for employee in EMPLOYEE.finditer(flat):
+        f.offer("employee", p.person_name(employee.group(1)), FLAT_LABEL - 0.1)
+    f.offer("employer", p.company(text), GUESS)
     start = START.search(flat)
-    return {
-        "employer": employer.group(1).strip() if employer else p.company(text),
-        "employee": employee.group(1).strip() if employee else None,
-        "start_date": p.iso_date(start.group(1)) if start else None,
-        "annual_salary": _annual_salary(flat),
-    }
+    if start:
+        f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL)
+    f.offer("annual_salary", _annual_salary(flat), FLAT_LABEL)
+    return f.resolve(CHECKS)
+
+
+def _parties(flat: str) -> list[tuple[str, str]]:
+    """(role, the words that name the party) for each party introduced before its role."""
+    out = []
+    for m in ROLE.finditer(flat):
+        role = "employer" if m.group(1).lower().startswith(
+            ("arbeitgeber", "gesellschaft", "firma", "unternehmen", "employer", "company")) else "employee"
+        before = flat[max(0, m.start() - 200):m.start()]
+        starts = list(PARTY_START.finditer(before))
+        if not starts:
+            continue
+        name = re.split(r",|\(|\s-\s", before[starts[-1].end():])[0].strip()
+        if name:
+            out.append((role, name))
+    return out
+
+
+def _organisation(raw: str) -> str | None:
+    """An employer named without a legal form ("Stadt Köln", "Universität Bonn"): a short run of words."""
+    words = raw.strip(" :").split()
+    if 1 <= len(words) <= 6 and not re.search(r"\d", raw) and words[0][:1].isupper():
+        return " ".join(words)
+    return None
 
 
 def _annual_salary(flat: str) -> str | None:
