@@ -68,10 +68,12 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
     ],
     "invoice": [
         (r"\brechnung\b|\binvoice\b|\bfactura\b|\bfactuur\b|\bfacture\b", 3),
+        (r"kostenberechnung|kostenrechnung|honorarrechnung|schlussrechnung|abschlagsrechnung|teilrechnung"
+         r"|\btax invoice\b|\bproforma\b", 3),
         (r"rechnungs-?(nummer|nr|datum)|\binvoice (number|no|date|#)|\bfactuurnummer\b", 2),
         (r"\bust-?id|umsatzsteuer|\bmwst\b|\bvat\b|\btax\b|\bbtw\b", 1),
         (r"nettobetrag|zwischensumme|\bsubtotal\b|\buntaxed\b|\bnet amount\b|\bsteuerbasis\b", 1),
-        (r"gesamtbetrag|rechnungsbetrag|endsumme|\btotal\b|\bamount due\b|\btotaal\b", 1),
+        (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|\btotal\b|\bamount due\b|\btotaal\b", 1),
         (r"zahlbar|fällig|zahlungsziel|\bdue date\b|\bpayment terms\b|\bskonto\b", 1),
         (r"leistungsdatum|lieferdatum|\bbill to\b|\bship to\b|kundennummer|\bcustomer\b", 0.5),
     ],

@@ -18,6 +18,7 @@ COLUMN_REACH = 12
 
 STREET = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?(?:\s|$|,)")
 POSTCODE = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
+TOWN_IN_LINE = re.compile(r"\d\s?[a-zA-Z]?\s?(?:[,·•|-]\s?)+(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
 
 # Confidence by how a value relates to its label: the closer and more conventional, the surer.
 RIGHT_SAME_SEGMENT = 0.95
@@ -189,23 +190,29 @@ class Layout:
         for li in range(len(self.lines) - 2):
             for segment in self.lines[li].segments:
                 tolerance = 1.5 * self.lines[li].height
-                street = self._aligned(li + 1, segment.x0, tolerance)
+                street = self._aligned(li + 1, segment, tolerance)
                 if street is None or not STREET.search(street.text):
                     continue
-                town = self._aligned(li + 2, segment.x0, tolerance)
+                if TOWN_IN_LINE.search(street.text):  # "Hauptstraße 8 · 04109 Leipzig" on one line
+                    out.append((segment.text, self.lines[li].page, li))
+                    continue
+                town = self._aligned(li + 2, segment, tolerance)
                 if town is None or not POSTCODE.match(town.text):
                     # A two-line street block ("c/o", "Apartment 4") or a country line: one more down.
-                    town = self._aligned(li + 3, segment.x0, tolerance) if li + 3 < len(self.lines) else None
+                    town = self._aligned(li + 3, segment, tolerance)
                     if town is None or not POSTCODE.match(town.text):
                         continue
                 out.append((segment.text, self.lines[li].page, li))
         return out
 
-    def _aligned(self, li: int, x0: float, tolerance: float) -> Segment | None:
+    def _aligned(self, li: int, above: Segment, tolerance: float) -> Segment | None:
+        """The segment of line `li` that stands in `above`'s column: left-aligned, or centred
+        under it as in a letterhead."""
         if li >= len(self.lines):
             return None
+        centre = (above.x0 + above.x1) / 2
         for segment in self.lines[li].segments:
-            if abs(segment.x0 - x0) <= tolerance:
+            if abs(segment.x0 - above.x0) <= tolerance or abs((segment.x0 + segment.x1) / 2 - centre) <= tolerance:
                 return segment
         return None
 

@@ -1,9 +1,13 @@
-"""Fields of an invoice or a receipt: from an embedded e-invoice XML when there is one, else from text."""
+"""Fields of an invoice or a receipt: from an embedded e-invoice XML when there is one, else from the
+page layout and text, net + tax = total cross-checked."""
 import re
 from collections import Counter
+from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.einvoice import find_invoice_xml, parse_invoice_xml
+from leadflow.extractor.fields.finding import (CEILING, FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings,
+                                               label_test, lexicon, plain)
 from leadflow.extractor.fields.types import AMOUNT, CURRENCY, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -20,24 +24,70 @@ SCHEMAS: dict[str, dict] = {
 NUMBER = (r"rechnungs-?\s?(?:nummer|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
           r"|beleg-?nr\.?|bon-?nr\.?|kassenbon\s+nr:?|booking id|receipt\s*(?:no\.?|number)|^#")
 DATE_LABEL = r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|datum|date"
-TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
+TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
 NET = r"nettobetrag|summe netto|zwischensumme|subtotal|untaxed amount|total excl\.?|net amount|grondslag|\bnetto\b"
 TAX = r"mwst\.?-?betrag|umsatzsteuer|\bmwst\b|\bust\b|\bvat\b|\btax\b|btw bedrag"
 CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
               "CHF": "CHF", "Rs": "INR", "INR": "INR", "₹": "INR"}
+XML_CONFIDENCE = 0.99  # the invoice's own data
+
+NUMBER_LABEL = lexicon("rechnungs nummer", r"re:rechnungs-?\s?nr\.?", r"re:rechnung\s+nr\.?", r"re:invoice\s*(?:number|no\.?|#)",
+                       r"re:beleg-?\s?nr\.?", r"re:(?:kosten(?:be)?rechnung|gutschrift|honorarrechnung)\s+nr\.?",
+                       r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
+DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", "date", "ausstellungs datum",
+                       "date of issue", "issue date")
+NET_LABEL = lexicon("netto betrag", "summe netto", "netto summe", "zwischen summe", "subtotal", "sub-total",
+                    "net amount", "total net", "gesamt netto", "warenwert", "total excl\\.? vat", "netto")
+TAX_LABEL = lexicon(r"re:(?:zzgl\.?\s+)?\d{1,2}(?:,\d)?\s?%\s+(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?",
+                    r"re:(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?(?:\s+\d{1,2}(?:,\d)?\s?%)?",
+                    r"re:zzgl\.?\s+(?:ust|mwst|umsatzsteuer)\.?", "mwst betrag", "tax amount", "btw")
+TOTAL_LABEL = lexicon("gesamt betrag", "rechnungs betrag", "end betrag", "end summe", "gesamt summe", "zu zahlen",
+                      "zahl betrag", "total due", "amount due", "balance due", "grand total", "total amount",
+                      "summe brutto", "brutto betrag", "gesamt brutto", "total incl\\.? vat", "total", "betrag")
+IS_LABEL = label_test(NUMBER_LABEL, DATE_LABEL_X, NET_LABEL, TAX_LABEL, TOTAL_LABEL,
+                      re.compile(r"kundennummer|customer|bill to|pos\.?|menge|qty", re.IGNORECASE))
+CHECKS = (
+    Check(("net", "tax", "total"), lambda net, tax, total: abs(Decimal(net) + Decimal(tax) - Decimal(total))
+          <= Decimal("0.05")),
+)
 CURRENCY_TOKEN = re.compile(r"(€|\$|£|₹|\bEURO?\b|\bUSD\b|\bGBP\b|\bCHF\b|\bINR\b|\bRs\b)")
 
 
-def parse(reading) -> dict:
+def parse(reading) -> FieldsRead:
     xml = find_invoice_xml(reading.attachments)
     if xml:
         fields = parse_invoice_xml(xml)
         if fields:
             # The XML is the legally binding invoice (ZUGFeRD/Factur-X); the printed page is
             # only its rendering, so where they differ the XML wins.
-            return {**fields, "source": "xml"}
-    return {**parse_fields(reading.text), "source": "text"}
+            return plain({**fields, "source": "xml"}, SCHEMAS, XML_CONFIDENCE)
+    text, layout = reading.text, reading.layout
+    f = Findings(SCHEMAS)
+    f.look(layout, "number", NUMBER_LABEL, _identifier, is_label=IS_LABEL)
+    f.look(layout, "date", DATE_LABEL_X, p.iso_date, is_label=IS_LABEL)
+    f.look(layout, "net", NET_LABEL, p.money, is_label=IS_LABEL)
+    f.look(layout, "tax", TAX_LABEL, p.money, is_label=IS_LABEL, below=False)
+    totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, below=False) if layout else []
+    # Totals repeat (per page, carried over); the last one stated is the invoice's.
+    for order, hit in enumerate(totals):
+        f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
+    blocks = layout.address_blocks()
+    for order, (line, page, index) in enumerate(blocks):
+        # The letterhead's address is the sender's; later blocks are the customer's.
+        sender = order == 0 and page == blocks[0][1] and index <= 3
+        f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
+                STRUCTURE if sender else GUESS - 0.1, "address block", page)
+    flat = parse_fields(text)
+    f.offer("issuer", p.sender(text), STRUCTURE)
+    f.offer("issuer", p.company(text), GUESS + 0.05)
+    f.offer("issuer", _first_line(text), GUESS - 0.1)
+    for name in ("number", "date", "net", "tax", "total"):
+        f.offer(name, flat[name], FLAT_LABEL)
+    f.offer("date", p.iso_date(text), GUESS - 0.1)
+    f.offer("currency", flat["currency"], FLAT_LABEL)
+    f.offer("source", "text", CEILING)
+    return f.resolve(CHECKS)
 
 
 def parse_fields(text: str) -> dict:
@@ -73,6 +123,13 @@ def _last_label_value(text: str, label: str) -> str | None:
 def _currency(text: str) -> str | None:
     counts = Counter(CURRENCIES[m.group(1)] for m in CURRENCY_TOKEN.finditer(text))
     return counts.most_common(1)[0][0] if counts else None
+
+
+def _letterhead_name(raw: str) -> str | None:
+    words = raw.strip(" :|").split()
+    if 1 <= len(words) <= 6 and not re.search(r"\d|@", raw) and words[0][:1].isupper():
+        return " ".join(words)
+    return None
 
 
 def _first_line(text: str) -> str | None:

@@ -34,9 +34,9 @@ TAX_OFFICE = re.compile(r"\bFinanzamt\s+[A-ZÄÖÜ][\wäöüß]+(?:-[A-ZÄÖÜ][
 
 YEAR_LABEL = lexicon(r"re:bescheid\s+für", "für das kalender jahr", "für das jahr", "kalender jahr",
                      "veranlagungs zeitraum", "veranlagungs jahr", "steuer jahr", "assessment year", "tax year",
-                     "year of assessment", "income tax assessment", "einkommensteuer bescheid(?:\s+für)?",
+                     "year of assessment", "income tax assessment", r"einkommensteuer bescheid(?:\s+für)?",
                      r"re:berechnung der einkommensteuer", "bescheinigungs zeitraum", "certificate period",
-                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", "wage tax certificate(?:\s+for)?", "jahr", "year")
+                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", r"wage tax certificate(?:\s+for)?", "jahr", "year")
 TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\.?", "tax number", "tax no\\.?",
                            "tax reference")
 TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.\s?v\.\s?e\.?")
