@@ -33,6 +33,7 @@ class Outcome(StrEnum):
     REJECTED = "REJECTED"
     FAILED = "FAILED"
     WAITING_FOR_CREDITS = "WAITING_FOR_CREDITS"
+    WAITING_FOR_ALLOWANCE = "WAITING_FOR_ALLOWANCE"
     SKIPPED_TERMINAL = "SKIPPED_TERMINAL"
     SKIPPED_NOT_PENDING = "SKIPPED_NOT_PENDING"
     SKIPPED_MISSING = "SKIPPED_MISSING"
@@ -100,7 +101,12 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
         db.session.execute(update(Document).where(Document.id == document_id)
                            .values(current_job_id=job.id, page_count=expected_pages))
     try:
-        billing.reserve(brokerage_id, job.id, max(expected_pages, 1))
+        # A client's own uploads count against their daily page allowance; a person's rerun does not.
+        owner_id = db.session.get(Document, document_id).owner_id if mode == "first" else None
+        billing.reserve(brokerage_id, job.id, max(expected_pages, 1), owner_id=owner_id,
+                        daily_allowance=current_app.config["CLIENT_DAILY_PAGE_ALLOWANCE"])
+    except billing.DailyAllowanceReached as exc:
+        return _wait_for_allowance(document_id, source, exc)
     except ledger.InsufficientCredits as exc:
         outbox.rollback()
         if mode != "first":
@@ -184,6 +190,11 @@ def precheck(document: Document) -> tuple[tuple[RejectionCode, Note] | None, int
         return (RejectionCode.TOO_MANY_PAGES, Note(
             "too_many_pages", f"This PDF has {pages} pages; we accept at most {limit}. Please upload only the pages we asked for.",
             f"Dieses PDF hat {pages} Seiten; wir nehmen höchstens {limit}. Bitte laden Sie nur die angefragten Seiten hoch.")), pages
+    if pdf_is_blank(storage.get(document.storage_key)):
+        # Refused before any reservation: blank pages cost the brokerage nothing.
+        return (RejectionCode.ILLEGIBLE, Note(
+            "blank_pages", "Every page of this PDF is blank. Please upload the document with its content.",
+            "Alle Seiten dieses PDFs sind leer. Bitte laden Sie das Dokument mit seinem Inhalt hoch.")), pages
     return None, pages
 
 
@@ -196,6 +207,33 @@ def pdf_page_count(data: bytes) -> int | None:
         return len(reader.pages) or None
     except (PdfReadError, ValueError, KeyError, TypeError, OSError, RecursionError, AttributeError):
         return None
+
+
+def pdf_is_blank(data: bytes) -> bool:
+    """True when nothing is drawn on any page of the PDF: no text shown, no image, no form or
+    path painted. A scan is an image and counts as content; a damaged PDF is not called blank
+    (extraction says what it is)."""
+    from pypdf import PdfReader
+    from pypdf.generic import ContentStream
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        for page in reader.pages:
+            contents = page.get_contents()
+            if contents is None:
+                continue
+            operators = {operator for _, operator in ContentStream(contents, reader).operations}
+            if operators & _DRAWING_OPERATORS:
+                return False
+        return True
+    except Exception:  # pypdf raises many kinds on hostile files; "not blank" is the safe answer
+        log.info("could not tell whether a PDF is blank; extraction will read it", exc_info=True)
+        return False
+
+
+# Content-stream operators that put something on the page: text, external objects (images,
+# forms), inline images, shadings and every path-painting operator but "n" (paint nothing).
+_DRAWING_OPERATORS = frozenset({b"Tj", b"TJ", b"'", b'"', b"Do", b"INLINE IMAGE", b"BI", b"sh",
+                                b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
 
 
 def fail_for_good(document_id: str, brokerage_id: int, reason: str) -> bool:
@@ -234,6 +272,22 @@ def _submission_failed(job_id: str, document_id: str, source: Status, reason: st
                       note=f"submission {attempts} failed: {reason}")
     outbox.commit()
     raise TransientFailure(f"submission {attempts} of job {job_id} failed: {reason}")
+
+
+def _wait_for_allowance(document_id: str, source: Status, exc: Exception) -> Outcome:
+    """The client has had their pages for today: the document waits PENDING, its job undone,
+    and the pending sweep offers it again (tomorrow it fits)."""
+    outbox.rollback()
+    note = Note(billing.WAITING_FOR_ALLOWANCE,
+                "You have uploaded more pages today than we read for one client in a day; "
+                "we will read this document tomorrow.",
+                "Sie haben heute mehr Seiten hochgeladen, als wir an einem Tag für eine Person lesen; "
+                "wir lesen dieses Dokument morgen.")
+    log.info("document %s waits for tomorrow: %s", document_id, exc)
+    transitions.apply(document_id, source, Status.PENDING, action=billing.WAITING_FOR_ALLOWANCE,
+                      note=str(exc), verification_notes=[note.as_dict()])
+    outbox.commit()
+    return Outcome.WAITING_FOR_ALLOWANCE
 
 
 def _fail_job(job_id: str, reason: str) -> None:
