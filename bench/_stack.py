@@ -140,6 +140,8 @@ class Stack:
             "S3_BUCKET": self.namespace,
             "S3_ENDPOINT_URL": f"http://127.0.0.1:{s3_port}",
             "S3_CREATE_BUCKET": "1",
+            # The demo clients upload far more than one client's daily page allowance here.
+            "CLIENT_DAILY_PAGE_ALLOWANCE": "0",
             "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
             "AWS_DEFAULT_REGION": "eu-central-1",
             "EXTRACTION_URL": self.extraction_url,

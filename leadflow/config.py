@@ -91,6 +91,9 @@ def load() -> dict:
         "SWEEP_BATCH_SIZE": _int("SWEEP_BATCH_SIZE", 200),
         "MAX_UPLOAD_BYTES": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
         "MAX_DOCUMENT_PAGES": _int("MAX_DOCUMENT_PAGES", 50),
+        # Pages read per client per day (UTC), so that one client cannot drain the brokerage's
+        # credits; past it a document waits for the next day. 0: no allowance.
+        "CLIENT_DAILY_PAGE_ALLOWANCE": _int("CLIENT_DAILY_PAGE_ALLOWANCE", 100),
         # Flask refuses bigger request bodies with 413 before our code reads them.
         "MAX_CONTENT_LENGTH": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024) + 1024 * 1024,
         "BENCH_ENDPOINTS": _bool("BENCH_ENDPOINTS", False),

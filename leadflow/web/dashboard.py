@@ -4,7 +4,7 @@ as the same partial with the message inline."""
 import json
 from datetime import datetime
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import func, select
 
@@ -256,8 +256,11 @@ def credits():
         .join(Document, Document.id == ExtractionJob.document_id)
         .where(CreditReservation.status == "open").order_by(CreditReservation.created_at)).all()
     months = settled_by_month(brokerage_id, clock.now(), CHART_MONTHS)
+    allowance = current_app.config["CLIENT_DAILY_PAGE_ALLOWANCE"]
     return render_template("credits/index.html", wallet=wallet, reservations=reservations, months=months,
                            chart=bar_chart(months), brokerage=db.session.get(Brokerage, brokerage_id),
+                           allowance=allowance,
+                           at_allowance=billing.clients_at_allowance(brokerage_id, allowance, clock.now()),
                            # The same check as `leadflow ledger-check`, not a sum of the wallet's own columns.
                            ledger_problems=billing.check_all(brokerage_id).get(brokerage_id, []))
 
