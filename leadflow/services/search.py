@@ -9,6 +9,7 @@ trigram index.
 """
 import base64
 import binascii
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -22,6 +23,9 @@ from leadflow.extensions import db
 from leadflow.models import Document, User, Workspace
 
 MAX_QUERY_CHARS = 100
+# Ids are 32-bit integers in the tables; a larger number names nothing (and SQLite cannot bind one past 64 bits).
+MAX_ID = 2 ** 31 - 1
+_DOCUMENT_ID = re.compile(r"[0-9a-f]{32}")   # leadflow.models.new_id
 # How many cases and clients a filter's drop-down offers before the person narrows it by name.
 MAX_OPTIONS = 200
 
@@ -42,9 +46,14 @@ class Cursor:
         try:
             raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
             created, last_id = raw.split("|", 1)
-            return cls(datetime.fromisoformat(created), last_id) if last_id else None
+            created_at = datetime.fromisoformat(created)
         except (binascii.Error, ValueError, UnicodeDecodeError):
             return None
+        # Ours name a document id and a naive UTC time; anything else would reach the query as
+        # a value the database refuses (a NUL) or compares wrongly (an offset).
+        if not _DOCUMENT_ID.fullmatch(last_id) or created_at.tzinfo is not None:
+            return None
+        return cls(created_at, last_id)
 
     @classmethod
     def after(cls, document: Document) -> "Cursor":
@@ -154,11 +163,10 @@ def _options(query, model, name: str, selected: int | None) -> list:
 def _positive_int(raw, what: str, problems: list) -> int | None:
     if raw in (None, ""):
         return None
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        value = 0
-    if value <= 0:
+    text = str(raw).strip()
+    # Plain digits only: int() would also take "٣", "1_000" and a number of any size.
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else 0
+    if not 0 < value <= MAX_ID:
         problems.append(f"“{raw}” is not a {what} number; showing every {what}.")
         return None
     return value

@@ -1,8 +1,4 @@
 """The JSON API: the same use cases the pages call, for integrations and tests."""
-import base64
-import binascii
-from datetime import datetime
-
 from flask import Blueprint, current_app, jsonify, request
 from flask_login import current_user, login_required
 from sqlalchemy import and_, or_, select
@@ -14,8 +10,9 @@ from leadflow.domain.lifecycle import Status
 from leadflow.errors import Forbidden, InvalidInput, LeadflowError
 from leadflow.extensions import db
 from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, StatusLogEntry
-from leadflow.services import documents, review
+from leadflow.services import documents, review, search
 from leadflow.services import versions as version_service
+from leadflow.web import params
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 PAGE_SIZE = 50
@@ -32,11 +29,13 @@ def upload():
     file = request.files.get("file")
     if file is None or not file.filename:
         raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
+    title = params.text(request.form.get("title"), "title")
+    kind = params.text(request.form.get("kind"), "kind", max_length=40)
+    workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     data = file.stream.read(max_bytes + 1)
-    document = documents.upload(current_user, filename=file.filename, data=data,
-                                title=request.form.get("title"), kind=request.form.get("kind"),
-                                workspace_id=request.form.get("workspace_id"), max_bytes=max_bytes)
+    document = documents.upload(current_user, filename=file.filename, data=data, title=title, kind=kind,
+                                workspace_id=workspace_id, max_bytes=max_bytes)
     return jsonify(document_json(document)), 201
 
 
@@ -44,10 +43,16 @@ def upload():
 @login_required
 def offer_upload():
     body = _json_body()
+    max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
+    filename = params.text(body.get("filename"), "filename", required=True)
+    content_type = params.text(body.get("content_type"), "content_type", max_length=100, required=True)
+    # Past the limit is "too large" (413, from the use case), not "not a number".
+    size = params.integer(body.get("size"), "size", maximum=2 ** 63 - 1,
+                          message="size must be the file's size in bytes, a whole number above 0.")
     intent, target = documents.offer_direct_upload(
-        current_user, filename=str(body.get("filename") or ""), content_type=str(body.get("content_type") or ""),
-        size=body.get("size"), title=body.get("title"), kind=body.get("kind"),
-        workspace_id=body.get("workspace_id"), max_bytes=current_app.config["MAX_UPLOAD_BYTES"])
+        current_user, filename=filename, content_type=content_type, size=size,
+        title=params.text(body.get("title"), "title"), kind=params.text(body.get("kind"), "kind", max_length=40),
+        workspace_id=params.optional_integer(body.get("workspace_id"), "workspace_id"), max_bytes=max_bytes)
     return jsonify(document_id=intent.id, upload=target), 201
 
 
@@ -68,16 +73,18 @@ def list_documents():
         if status not in Status.__members__:
             raise InvalidInput(f"Unknown status {status!r}.")
         query = query.where(Document.status == status)
-    if request.args.get("workspace_id"):
-        query = query.where(Document.workspace_id == _int_arg("workspace_id"))
-    cursor = request.args.get("cursor")
-    if cursor:
-        created_at, last_id = _decode_cursor(cursor)
-        query = query.where(or_(Document.created_at < created_at,
-                                and_(Document.created_at == created_at, Document.id < last_id)))
+    workspace_id = params.int_arg("workspace_id")
+    if workspace_id is not None:
+        query = query.where(Document.workspace_id == workspace_id)
+    if request.args.get("cursor"):
+        cursor = search.Cursor.decode(request.args["cursor"])
+        if cursor is None:
+            raise InvalidInput("The cursor is not one this API gave out.", code="invalid_cursor")
+        query = query.where(or_(Document.created_at < cursor.created_at,
+                                and_(Document.created_at == cursor.created_at, Document.id < cursor.id)))
     rows = list(db.session.scalars(query.order_by(Document.created_at.desc(), Document.id.desc())
                                    .limit(PAGE_SIZE + 1)))
-    next_cursor = _encode_cursor(rows[PAGE_SIZE - 1]) if len(rows) > PAGE_SIZE else None
+    next_cursor = search.Cursor.after(rows[PAGE_SIZE - 1]).encode() if len(rows) > PAGE_SIZE else None
     return jsonify(documents=[document_json(d) for d in rows[:PAGE_SIZE]], next_cursor=next_cursor)
 
 
@@ -153,7 +160,8 @@ def revert(document_id):
 @bp.post("/documents/<document_id>/shares")
 @login_required
 def share(document_id):
-    row = documents.share(current_user, document_id, str(_json_body().get("email") or ""))
+    email = params.text(_json_body().get("email"), "email", max_length=320, required=True)
+    row = documents.share(current_user, document_id, email)
     return jsonify(document_id=row.document_id, user_id=row.user_id), 201
 
 
@@ -206,7 +214,7 @@ def document_json(document: Document) -> dict:
 
 def _version_body(document_id: str, part: str):
     document = documents.get_visible(current_user, document_id)
-    number = _int_arg("version") if request.args.get("version") else None
+    number = params.int_arg("version")
     version, body = version_service.version_body(document, part, number)
     return jsonify(version=version.number, cause=version.cause, **{part: body})
 
@@ -216,26 +224,6 @@ def _json_body() -> dict:
     if not isinstance(body, dict):
         raise InvalidInput("Send a JSON object.")
     return body
-
-
-def _int_arg(name: str) -> int:
-    try:
-        return int(request.args[name])
-    except (TypeError, ValueError):
-        raise InvalidInput(f"{name} must be a number.")
-
-
-def _encode_cursor(document: Document) -> str:
-    raw = f"{document.created_at.isoformat()}|{document.id}"
-    return base64.urlsafe_b64encode(raw.encode()).decode()
-
-
-def _decode_cursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        created, last_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
-        return datetime.fromisoformat(created), last_id
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise InvalidInput("The cursor is not one this API gave out.")
 
 
 def _iso(value) -> str | None:

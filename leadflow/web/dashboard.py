@@ -19,6 +19,7 @@ from leadflow.models import (AuditEntry, Brokerage, CreditReservation, Document,
                              StatusLogEntry, User, Workspace, WorkspaceMember)
 from leadflow.services import checklist, counts, documents, review, search
 from leadflow.services import versions as version_service
+from leadflow.web import params
 from leadflow.web.auth import roles_required
 from leadflow.web.pages import LIST_LIMIT, documents_for, live_list
 from leadflow.wiring import adapters
@@ -96,9 +97,9 @@ def filter_options(kind):
 @live_list("workspace")
 def workspace_documents(query, args):
     try:
-        workspace_id = int(args.get("workspace") or 0)
-    except (TypeError, ValueError):
-        workspace_id = 0
+        workspace_id = params.optional_integer(args.get("workspace"), "workspace") or 0
+    except InvalidInput:
+        workspace_id = 0   # a case nobody has: an empty list
     return query.where(Document.workspace_id == workspace_id).order_by(Document.created_at.desc(),
                                                                       Document.id.desc())
 
@@ -577,10 +578,7 @@ def _action(document_id: str, run, message: str):
 
 
 def _int_arg(name: str) -> int:
-    try:
-        return int(request.args[name])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput("Pick two versions to compare.")
+    return params.integer(request.args.get(name), name, message="Pick two versions to compare.")
 
 
 def _month_starts(now: datetime, months: int) -> list[datetime]:

@@ -9,10 +9,13 @@ from flask_login import current_user, login_required
 from leadflow import scoping
 from leadflow.domain.verification import DOCUMENT_TYPES, LABELS
 from leadflow.extensions import db
+from leadflow.web import params
 from leadflow.web.auth import home_for
 
 bp = Blueprint("pages", __name__)
 LIST_LIMIT = 100
+# Endpoints whose request is signed or streamed as it came; they check it themselves.
+RAW_REQUEST_ENDPOINTS = {"callbacks.receive", "files.upload", "files.download"}
 
 # view name -> function(select of visible documents, request args) -> ordered, filtered select
 VIEWS: dict = {}
@@ -35,6 +38,19 @@ def documents_for(view: str, args=None, limit: int = LIST_LIMIT):
 def labels():
     return {"DOCUMENT_TYPES": DOCUMENT_TYPES, "TYPE_LABELS": {k: v[0] for k, v in LABELS.items()},
             "TYPE_LABELS_DE": {k: v[1] for k, v in LABELS.items()}}
+
+
+@bp.app_url_value_preprocessor
+def check_path_ids(endpoint, values):
+    """Every route: a document or case id in the path that cannot name a row is a 404."""
+    params.check_path_values(endpoint, values)
+
+
+@bp.before_app_request
+def refuse_unstorable_input():
+    """Every route: a NUL or an absurdly long value is a 400 before any view or query sees it."""
+    if request.endpoint not in RAW_REQUEST_ENDPOINTS:
+        params.refuse_unstorable_input()
 
 
 @bp.get("/")

@@ -15,7 +15,7 @@ from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Document, Workspace, WorkspaceMember
 from leadflow.services import checklist, documents
-from leadflow.web import i18n
+from leadflow.web import i18n, params
 from leadflow.web.auth import roles_required
 from leadflow.web.pages import live_list
 
@@ -63,17 +63,19 @@ def upload():
     files = [f for f in request.files.getlist("file") if f and f.filename]
     if not files:
         flash(i18n.t("choose_first", lang), "error")
+    # The form's own fields are checked once, before any file is stored.
+    kind = params.text(request.form.get("kind"), "kind", max_length=40)
+    workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     for file in files:
         try:
             document = documents.upload(current_user, filename=file.filename, data=file.stream.read(max_bytes + 1),
-                                        title=None, kind=request.form.get("kind"),
-                                        workspace_id=request.form.get("workspace_id"), max_bytes=max_bytes)
+                                        title=None, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes)
         except LeadflowError as error:
             flash(i18n.t("not_uploaded", lang, name=file.filename, reason=error.message), "error")
             continue
         flash(i18n.t("uploaded_one", lang, name=document.title), "ok")
-    return redirect(url_for("portal.index", case=request.form.get("workspace_id") or None), code=303)
+    return redirect(url_for("portal.index", case=workspace_id), code=303)
 
 
 @bp.post("/language")
