@@ -243,9 +243,11 @@ class Stack:
     def start_extractor(self, module: str = "leadflow.extractor", env: dict | None = None) -> None:
         self.start("extractor", [sys.executable, "-m", module], env=env)
 
-    def start_web(self, workers: int = 2, threads: int = 8) -> None:
-        self.start("web", [str(BIN / "gunicorn"), "-w", str(workers), "-k", "gthread", "--threads", str(threads),
-                           "-b", f"127.0.0.1:{self.web_port}", "--access-logfile", "-", "app:app"])
+    def start_web(self, workers: int = 2) -> None:
+        # The production settings (gunicorn.conf.py, gevent workers), only the address and size ours.
+        self.start("web", [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
+                   env={"WEB_BIND": f"127.0.0.1:{self.web_port}", "WEB_WORKERS": str(workers),
+                        "WEB_ACCESS_LOG": "-"})
 
     def start_worker(self, name: str, processes: int = 1, threads: int = 5) -> None:
         self.start(name, [str(BIN / "dramatiq"), "tasks", "--processes", str(processes), "--threads", str(threads)])

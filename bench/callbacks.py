@@ -1,5 +1,5 @@
 """Callback receipt: signed deliveries, a fifth of them duplicates, against the production server
-setup (gunicorn 2 x 8 threads, PostgreSQL, Redis, a `dramatiq` worker applying them), next to the
+setup (gunicorn 2 gevent workers, PostgreSQL, Redis, a `dramatiq` worker applying them), next to the
 same server answering a bare signed endpoint that does no database work.
 
     make bench-callbacks
@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     ensure_redis()
     with Stack("callbacks", {"BENCH_ENDPOINTS": "1"}, source=args.source) as stack:
         stack.prepare(credits_per_brokerage=10)
-        stack.start_web(workers=2, threads=8)
+        stack.start_web(workers=2)
         stack.start_worker("workers", processes=1, threads=4)
         stack.start_extractor()
         stack.wait_ready()
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
 
     unique = len({d for d, _ in bodies})
     print(f"bench-callbacks: {len(bodies)} signed deliveries ({len(bodies) - unique} duplicates), "
-          f"{args.threads} client threads; server gunicorn 2 x 8 threads, PostgreSQL, Redis")
+          f"{args.threads} client threads; server gunicorn 2 gevent workers, PostgreSQL, Redis")
     print(f"  callback endpoint : {real.rate:8.1f} accepted/s   p50 {real.p50:6.1f} ms   p99 {real.p99:6.1f} ms"
           f"   (202: {real.codes.get(202, 0)}, 200 duplicate: {real.codes.get(200, 0)}, errors: {real.errors})")
     print(f"  bare signed noop  : {bare.rate:8.1f} answered/s   p50 {bare.p50:6.1f} ms   p99 {bare.p99:6.1f} ms")

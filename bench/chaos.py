@@ -57,7 +57,7 @@ def main(argv=None) -> int:
             stack.keep_logs = args.keep_logs
             tokens = stack.prepare(CREDITS_PER_BROKERAGE)
             stack.start_extractor()
-            stack.start_web(workers=2, threads=8)
+            stack.start_web(workers=2)
             stack.start_scheduler()
             workers = [f"worker-{i}" for i in range(1, args.workers + 1)]
             for name in workers:
@@ -226,7 +226,7 @@ class Chaos(threading.Thread):
                 self.workers.remove(name)
                 self._start_worker()
             elif name == "web":
-                self.stack.start_web(workers=2, threads=8)
+                self.stack.start_web(workers=2)
             elif name == "extractor":
                 self.stack.start_extractor()
             elif name == "scheduler":

@@ -36,11 +36,11 @@ def main(argv=None) -> int:
         stack.keep_logs = args.keep_logs
         tokens = stack.prepare(CREDITS_PER_BROKERAGE)
         stack.start_extractor(module="bench.instant_extractor")
-        stack.start_web(workers=2, threads=8)
+        stack.start_web(workers=2)
         stack.start_worker("workers", processes=args.workers, threads=args.threads)
         stack.wait_ready()
         say(f"stack up, running the {stack.code}; {args.workers} worker processes x {args.threads} threads, "
-            f"gunicorn 2 x 8 threads, instant extractor")
+            f"gunicorn 2 gevent workers, instant extractor")
         uploader = Uploader(stack.web_url, tokens)
 
         # Warm-up, not measured: every sample once, so that each process has its connections

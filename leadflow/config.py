@@ -91,6 +91,8 @@ def load() -> dict:
         "SWEEP_BATCH_SIZE": _int("SWEEP_BATCH_SIZE", 200),
         "MAX_UPLOAD_BYTES": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
         "MAX_DOCUMENT_PAGES": _int("MAX_DOCUMENT_PAGES", 50),
+        # One user's open pages: past the cap their oldest live socket is closed.
+        "WS_MAX_SOCKETS_PER_USER": _int("WS_MAX_SOCKETS_PER_USER", 20),
         # Pages read per client per day (UTC), so that one client cannot drain the brokerage's
         # credits; past it a document waits for the next day. 0: no allowance.
         "CLIENT_DAILY_PAGE_ALLOWANCE": _int("CLIENT_DAILY_PAGE_ALLOWANCE", 100),

@@ -39,7 +39,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
 
     storage = storage_from_config(app.config)
     bus = bus_from_config(app.config)
-    hub = Hub(app)
+    hub = Hub(app, app.config["WS_MAX_SOCKETS_PER_USER"])
     bus.subscribe(hub.on_event)
     if listen:
         bus.start()

@@ -21,11 +21,19 @@ CLIENT_QUEUE_SIZE = 200
 
 
 class Client:
-    """One open socket: a queue of HTML fragments to send."""
+    """One open socket: a queue of HTML fragments to send (None: close, the user has too many)."""
 
     def __init__(self, user_id: int):
         self.user_id = user_id
-        self.outbox: queue.Queue[str] = queue.Queue(maxsize=CLIENT_QUEUE_SIZE)
+        self.outbox: queue.Queue[str | None] = queue.Queue(maxsize=CLIENT_QUEUE_SIZE)
+        self.evicted = False
+
+    def evict(self) -> None:
+        self.evicted = True
+        try:
+            self.outbox.put_nowait(None)  # wakes the socket's loop at once
+        except queue.Full:
+            pass  # the flag alone ends it at its next wake
 
     def push(self, html: str) -> None:
         try:
@@ -36,20 +44,30 @@ class Client:
 
 
 class Hub:
-    def __init__(self, app):
+    def __init__(self, app, max_sockets_per_user: int = 20):
         self._app = app
-        self._clients: dict[int, set[Client]] = defaultdict(set)
+        # Insertion-ordered per user, so the oldest socket is the one to close.
+        self._clients: dict[int, dict[Client, None]] = defaultdict(dict)
         self._lock = threading.Lock()
+        self._max_per_user = max(int(max_sockets_per_user), 1)
 
     def connect(self, user_id: int) -> Client:
+        """Register a socket; past the per-user cap the user's oldest socket is closed: the page
+        just opened is the one they look at, and one user cannot hold the process's sockets."""
         client = Client(user_id)
         with self._lock:
-            self._clients[user_id].add(client)
+            mine = self._clients[user_id]
+            mine[client] = None
+            evicted = list(mine)[:-self._max_per_user]
+            for old in evicted:
+                del mine[old]
+        for old in evicted:
+            old.evict()
         return client
 
     def disconnect(self, client: Client) -> None:
         with self._lock:
-            self._clients[client.user_id].discard(client)
+            self._clients[client.user_id].pop(client, None)
             if not self._clients[client.user_id]:
                 del self._clients[client.user_id]
 

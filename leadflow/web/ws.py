@@ -1,16 +1,33 @@
-"""`/ws`: the signed-in user's live partials, one socket per open tab."""
-import queue
+"""`/ws`: the signed-in user's live partials, one socket per open tab.
 
-from flask import current_app
+Under gunicorn's gevent worker (gunicorn.conf.py) a socket costs a greenlet, not a thread, so
+open tabs cannot starve ordinary requests. The browser sends nothing but pings: a message past
+MAX_MESSAGE_BYTES closes the socket (1009); a page of another site cannot open one (Origin).
+"""
+import queue
+from urllib.parse import urlsplit
+
+from flask import abort, current_app, request
 from flask_login import current_user
 from simple_websocket import ConnectionClosed
 
 from leadflow.extensions import db, sock
 
+MAX_MESSAGE_BYTES = 4096  # the page sends nothing of its own; anything larger is abuse
+PING_SECONDS = 25  # also how long a vanished browser can hold its socket
+WAKE_SECONDS = 5  # how often an idle socket checks that its peer is still there
 
 
 def register(app) -> None:
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": 25})
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"ping_interval": PING_SECONDS,
+                                                  "max_message_size": MAX_MESSAGE_BYTES})
+
+    @app.before_request
+    def _refuse_foreign_pages():
+        # Before the handshake: a refused upgrade never becomes a socket.
+        if request.path == "/ws" and not same_origin(request.headers.get("Origin"), request.host,
+                                                    current_app.config["PUBLIC_BASE_URL"]):
+            abort(403)
 
     @sock.route("/ws")
     def live(ws):
@@ -21,15 +38,35 @@ def register(app) -> None:
         client = hub.connect(current_user.id)
         db.session.remove()  # hold no database connection while the socket idles
         try:
-            while ws.connected:
+            while ws.connected and not client.evicted:
                 try:
-                    html = client.outbox.get(timeout=1.0)
+                    html = client.outbox.get(timeout=WAKE_SECONDS)
                 except queue.Empty:
                     # Reading with no wait surfaces a closed socket; the browser sends nothing else.
                     ws.receive(timeout=0)
                     continue
+                if html is None:  # evicted: this user opened more pages than the cap allows
+                    ws.close(reason=1008, message="too many open pages")
+                    return
                 ws.send(html)
         except ConnectionClosed:
             pass
         finally:
             hub.disconnect(client)
+
+
+def same_origin(origin: str | None, host: str, public_base_url: str) -> bool:
+    """Whether a websocket upgrade comes from our own pages.
+
+    Browsers always send Origin on a websocket upgrade; a client without one is not a browser
+    page and still needs the session cookie. Our pages are served either at PUBLIC_BASE_URL or
+    at the host the browser asked for (`make run` reached as localhost or 127.0.0.1).
+    """
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    public = urlsplit(public_base_url)
+    return parts.netloc.lower() == (host or "").lower() or \
+        (parts.scheme, parts.netloc.lower()) == (public.scheme, public.netloc.lower())

@@ -96,8 +96,8 @@ def stack(redis_url, s3_endpoint, tmp_path_factory):
         s.flask("db", "upgrade")
         s.flask("leadflow", "demo")
         s.start("extractor", [sys.executable, "-m", "leadflow.extractor"])
-        s.start("web", [str(BIN / "gunicorn"), "-w", "2", "-k", "gthread", "--threads", "8",
-                        "-b", f"127.0.0.1:{web_port}", "app:app"])
+        s.start("web", [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
+                env={"WEB_BIND": f"127.0.0.1:{web_port}", "WEB_WORKERS": "2"})
         s.start_worker()
         s.url = f"http://127.0.0.1:{web_port}"
         try:
@@ -172,8 +172,8 @@ def _received(socket, pushed, needle) -> bool:
 def test_with_redis_down_an_upload_still_answers_201_and_the_pending_sweep_finishes_it(stack, tmp_path):
     port = free_port()
     dead_redis = {"REDIS_URL": "redis://127.0.0.1:1/0", "PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
-    stack.start("web-dead-redis", [str(BIN / "gunicorn"), "-w", "1", "-k", "gthread", "--threads", "4",
-                                   "-b", f"127.0.0.1:{port}", "app:app"], env=dead_redis)
+    stack.start("web-dead-redis", [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
+                env={**dead_redis, "WEB_BIND": f"127.0.0.1:{port}", "WEB_WORKERS": "1"})
     url = f"http://127.0.0.1:{port}"
     wait_until(lambda: _answers(url + "/healthz"), timeout=30, message="the web process without Redis")
     token = stack.flask("leadflow", "create-token", "lucas@client.example").strip()
