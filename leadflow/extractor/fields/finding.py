@@ -13,6 +13,7 @@ STRUCTURE = 0.75  # a shape that means it (a DIN 5008 return address, an address
 GUESS = 0.55  # position or shape alone (the first company in the letterhead)
 AGREEMENT = 0.04  # each further independent way that found the same value
 FAILED_CHECK = 0.35  # a cross-check failed: below LeadFlow's 0.5, a person looks
+PASSED_CHECK = 0.08  # a cross-check passed: two values that agree with each other are surer
 CEILING = 0.99
 OPTIONS = 3  # alternatives per field tried when a cross-check fails
 
@@ -78,21 +79,25 @@ class Findings:
 
     def resolve(self, checks: Iterable[Check] = ()) -> FieldsRead:
         chosen = {name: (self.options(name) or [None])[0] for name in self.names}
+        passed: set[str] = set()
         for check in checks:
             if any(chosen[n] is None for n in check.names):
                 continue
-            if _holds(check, chosen):
-                continue
-            alternatives = [self.options(n)[:OPTIONS] for n in check.names]
-            passing = [combo for combo in itertools.product(*alternatives)
-                       if _holds(check, dict(zip(check.names, combo)))]
-            if passing:
-                best = max(passing, key=lambda combo: sum(c.confidence for c in combo))
-                chosen.update(zip(check.names, best))
-            else:
-                for n in check.names:
-                    chosen[n] = Candidate(chosen[n].value, min(chosen[n].confidence, FAILED_CHECK),
-                                          chosen[n].label, chosen[n].page)
+            if not _holds(check, chosen):
+                alternatives = [self.options(n)[:OPTIONS] for n in check.names]
+                passing = [combo for combo in itertools.product(*alternatives)
+                           if _holds(check, dict(zip(check.names, combo)))]
+                if not passing:
+                    for n in check.names:
+                        chosen[n] = Candidate(chosen[n].value, min(chosen[n].confidence, FAILED_CHECK),
+                                              chosen[n].label, chosen[n].page)
+                    continue
+                chosen.update(zip(check.names, max(passing, key=lambda combo: sum(c.confidence for c in combo))))
+            passed.update(check.names)
+        for n in passed:
+            if chosen[n].confidence > FAILED_CHECK:
+                chosen[n] = Candidate(chosen[n].value, min(CEILING, chosen[n].confidence + PASSED_CHECK),
+                                      chosen[n].label, chosen[n].page)
         fields = {n: (c.value if c else None) for n, c in chosen.items()}
         confidence = {n: (round(c.confidence, 2) if c else 0.0) for n, c in chosen.items()}
         evidence = {n: {"label": c.label, "page": c.page} for n, c in chosen.items() if c and c.label}

@@ -42,7 +42,7 @@ PAYOUT = lexicon("auszahlungs betrag", "auszahlung", "überweisungs betrag", "am
                  "zu überweisen", "überweisung")
 IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto")
 IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
-PLAIN_WEIGHT = 0.85
+PLAIN_WEIGHT = 0.92
 
 # The flat-text reader's labels (kept: they read today's samples).
 FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
