@@ -9,10 +9,12 @@ import base64
 import binascii
 import hashlib
 import hmac
+import re
 import time
 
 SECRET_PREFIX = "whsec_"
 TOLERANCE_SECONDS = 5 * 60
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
 
 
 class WebhookVerificationError(Exception):
@@ -63,7 +65,11 @@ def verify(secrets: list[str] | str, headers, body: bytes, now: float | None = N
         raise WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature")
     if len(msg_id) > 255:
         raise WebhookVerificationError("webhook-id is too long")
-    if not raw_ts.isdigit():
+    if not msg_id.isprintable():   # it becomes a key in the database, where a NUL cannot go
+        raise WebhookVerificationError("webhook-id contains control characters")
+    # ASCII digits, at most 12 of them (seconds until the year 33658): str.isdigit() also takes
+    # "²" and "٣", and int() refuses more than 4,300 digits with a ValueError of its own.
+    if not _TIMESTAMP.fullmatch(raw_ts):
         raise WebhookVerificationError("webhook-timestamp is not a whole number of seconds")
     ts = int(raw_ts)
     clock = time.time() if now is None else now

@@ -19,5 +19,7 @@ def receive():
         log.warning("refused a callback: %s", exc)
         return jsonify(error={"code": "invalid_signature", "message": "The webhook signature is not valid."}), 401
     except ValueError as exc:
-        return jsonify(error={"code": "invalid_body", "message": str(exc)}), 400
+        # Signed, so from the service: worth a log line, but the answer names no internals.
+        log.warning("refused a signed callback: %s", exc)
+        return jsonify(error={"code": "invalid_body", "message": "The callback body is not a JSON object."}), 400
     return jsonify(delivery_id=receipt.delivery_id, duplicate=receipt.duplicate), 200 if receipt.duplicate else 202

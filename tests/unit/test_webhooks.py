@@ -40,6 +40,8 @@ def test_a_timestamp_outside_five_minutes_fails(offset):
     {"webhook-id": ""}, {"webhook-timestamp": "yesterday"}, {"webhook-timestamp": "1614265330.5"},
     {"webhook-signature": "v1"}, {"webhook-signature": "v1,***notbase64***"}, {"webhook-signature": "v2,abc"},
     {"webhook-signature": ",,,"}, {"webhook-id": "x" * 300},
+    {"webhook-timestamp": "9" * 5000}, {"webhook-timestamp": "1" * 13}, {"webhook-timestamp": "²"},
+    {"webhook-timestamp": "١٦١٤٢٦٥٣٣٠"}, {"webhook-timestamp": "-1614265330"}, {"webhook-id": "msg\x00id"},
 ])
 def test_a_malformed_header_is_a_verification_error_never_another_exception(changes):
     with pytest.raises(WebhookVerificationError):
