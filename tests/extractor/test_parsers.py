@@ -105,3 +105,9 @@ def test_tax_numbers_in_the_states_formats(raw):
                                            ("Finanzamt Köln-Süd", "Finanzamt Köln-Süd"), ("Postfach 10 02 40", None)])
 def test_tax_offices_are_named_as_the_office_calls_itself(raw, expected):
     assert _office(raw) == expected
+
+
+@pytest.mark.parametrize("raw, expected", [("52.000", "52000.00"), ("52.000 €", "52000.00"), ("0 €", "0.00"),
+                                           ("10.420,00 €", "10420.00"), ("2025", None), ("10.09.2025", None)])
+def test_tax_offices_whole_euros_are_amounts_and_years_are_not(raw, expected):
+    assert parse.euros(raw) == expected

@@ -46,6 +46,20 @@ def amounts(raw: str) -> list[str]:
     return out
 
 
+def euros(raw: str) -> str | None:
+    """An amount, or whole euros as tax offices print them: "52.000", "52.000 €", "0 €" (a bare
+    "2025" is a year, not money)."""
+    value = amount(raw)
+    if value is not None:
+        return value
+    m = re.search(r"(?<![\d.,/])(-\s?)?(\d{1,3}(?:\.\d{3})+)(?![\d,]|\.\d)|(?<![\d.,/])(-\s?)?(\d{1,9})\s?(?:€|EUR\b)", raw)
+    if not m:
+        return None
+    sign = m.group(1) or m.group(3)
+    digits = (m.group(2) or m.group(4)).replace(".", "")
+    return f"{'-' if sign else ''}{int(digits)}.00"
+
+
 def money(raw: str) -> str | None:
     """An amount, or a whole number marked as money ("Rs 1939", "€ 20", "20 EUR")."""
     value = amount(raw)

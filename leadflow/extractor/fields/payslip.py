@@ -40,7 +40,7 @@ NET_PLAIN = lexicon("netto", "net")
 PAYOUT = lexicon("auszahlungs betrag", "auszahlung", "überweisungs betrag", "amount paid", "payout", "pay out",
                  "net payment", "zahlbetrag", "ausgezahlter betrag", "transfer amount", "amount transferred",
                  "zu überweisen", "überweisung")
-IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto")
+IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto", "account", "bank account", "überweisung an")
 IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
 PLAIN_WEIGHT = 0.92
 
