@@ -25,6 +25,11 @@ def _bool(name: str, default: bool) -> bool:
     return raw.strip().lower() in ("1", "true", "yes", "on")
 
 
+def _minutes(name: str, default: str) -> list[float]:
+    raw = os.environ.get(name) or default
+    return [float(part) for part in raw.split(",") if part.strip()]
+
+
 def _persistent_secret(name: str, make) -> str:
     """A secret from the environment, else one generated once and kept under instance/.
 
@@ -84,6 +89,14 @@ def load() -> dict:
         "EXTRACTION_MAX_SUBMIT_ATTEMPTS": _int("EXTRACTION_MAX_SUBMIT_ATTEMPTS", 3),
         "EXTRACTION_DEADLINE_SECONDS": _int("EXTRACTION_DEADLINE_SECONDS", 600),
         "EXTRACTION_TIMEOUT_SECONDS": _int("EXTRACTION_TIMEOUT_SECONDS", 10),
+        # A failure of ours (the reader or storage failing past a message's retries) is tried
+        # again after each of these delays before a person is asked; fractions are allowed.
+        "SYSTEM_RETRY_DELAYS_MINUTES": _minutes("SYSTEM_RETRY_DELAYS_MINUTES", "5,15,60,240,720"),
+        # Breakers (leadflow.breaker): failures in a row that open one, seconds before a probe,
+        # and how long a success counts as a health answer.
+        "BREAKER_FAILURES": _int("BREAKER_FAILURES", 3),
+        "BREAKER_COOLDOWN_SECONDS": _int("BREAKER_COOLDOWN_SECONDS", 5),
+        "HEALTH_FRESH_SECONDS": _int("HEALTH_FRESH_SECONDS", 3),
         "DOCUMENT_PROCESSING_CONCURRENCY": _int("DOCUMENT_PROCESSING_CONCURRENCY", 5),
         "RECONCILIATION_INTERVAL_MS": _int("RECONCILIATION_INTERVAL_MS", 60_000),
         "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),

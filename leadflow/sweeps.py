@@ -23,7 +23,7 @@ from leadflow.domain.verification import Note
 from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionUnavailable
 from leadflow.models import CallbackDelivery, CreditReservation, Document, ExtractionJob, utcnow
-from leadflow.services import callbacks, transitions
+from leadflow.services import callbacks, pipeline, transitions
 from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,11 @@ def sweep_pending(now: datetime, batch: int) -> int:
     only after its heartbeat times out) and the key is taken over. A duplicate that results
     loses the claim and does nothing."""
     wait = timedelta(milliseconds=current_app.config["PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS"])
-    rows = db.session.execute(_oldest(Status.PENDING, now - wait, batch, Document.status_changed_at)).all()
+    # A document waiting for its scheduled system retry is the retries sweep's, not ours.
+    scheduled = select(ExtractionJob.id).where(ExtractionJob.id == Document.current_job_id,
+                                               ExtractionJob.status == "created", ExtractionJob.deadline_at.isnot(None))
+    rows = db.session.execute(_oldest(Status.PENDING, now - wait, batch, Document.status_changed_at)
+                              .where(~scheduled.exists())).all()
     import tasks
     sent = 0
     for document_id, brokerage_id, since in rows:
@@ -73,6 +77,23 @@ def sweep_pending(now: datetime, batch: int) -> int:
         if since < now - 2 * wait:
             jobs.dedup().release(key)
         sent += jobs.send_once(tasks.verify_document, key, document_id, brokerage_id)
+    return sent
+
+
+def sweep_retries(now: datetime, batch: int) -> int:
+    """Start the system retries that are due: PENDING documents whose current job is a scheduled
+    retry (`created`, with a `deadline_at`) past its time (pipeline.system_failure). A message
+    already queued for the document keeps its key; the claim keeps a duplicate harmless."""
+    rows = db.session.execute(
+        select(Document.id, Document.brokerage_id)
+        .join(ExtractionJob, ExtractionJob.id == Document.current_job_id)
+        .where(Document.status == Status.PENDING.value, ExtractionJob.status == "created",
+               ExtractionJob.deadline_at <= now)
+        .order_by(ExtractionJob.deadline_at).limit(batch)).all()
+    import tasks
+    sent = 0
+    for document_id, brokerage_id in rows:
+        sent += jobs.send_once(tasks.verify_document, jobs.verification_key(document_id), document_id, brokerage_id)
     return sent
 
 
@@ -151,12 +172,7 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
         log.warning("could not ask about overdue job %s: %s", job_id, exc)
         answer = None
     if answer and answer.get("status") in ("completed", "failed") and answer.get("type"):
-        delivery_id = f"poll-{job_id}"
-        if db.session.get(CallbackDelivery, delivery_id) is None:
-            db.session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=answer["type"],
-                                            payload={k: answer[k] for k in ("type", "job_id", "data") if k in answer}))
-            db.session.commit()
-        callbacks.process(delivery_id)
+        callbacks.process(callbacks.record_polled(job_id, answer))
         return
 
     document = db.session.get(Document, document_id)
@@ -179,12 +195,9 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
                              note=f"job {job_id} did not report back in time; submitting again"):
             outbox.record(VerificationRequested(document_id, document.brokerage_id))
     else:
-        note = Note("system_failure", "Our document reader did not answer in time; an administrator will retry it.",
-                    "Unser Dokumentenleser hat nicht rechtzeitig geantwortet; ein Administrator wiederholt den Vorgang.")
-        transitions.apply(document_id, Status.EXTRACTING, Status.REJECTED, action="deadline_passed",
-                          note=f"job {job_id} did not report back in time; {earlier} jobs tried",
-                          rejection_code=RejectionCode.SYSTEM_EXTRACTION_FAILED.value,
-                          verification_notes=[note.as_dict()])
+        # A failure of ours: tried again on the system retry schedule, then a person.
+        pipeline.system_failure(document_id, Status.EXTRACTING, RejectionCode.SYSTEM_EXTRACTION_FAILED,
+                                f"job {job_id} did not report back in time; {earlier} jobs tried")
     outbox.commit()
 
 
@@ -231,6 +244,7 @@ def _lock(name: str):
 
 SWEEPS = {s.name: s for s in (
     Sweep("pending", sweep_pending, "PENDING too long with no live job: enqueue it"),
+    Sweep("retries", sweep_retries, "PENDING with a system retry past its time: enqueue it"),
     Sweep("stalled", sweep_stalled, "PROCESSING too long: reset to PENDING with an audit note, enqueue"),
     Sweep("deadline", sweep_deadline, "EXTRACTING past its job's deadline: ask the service, resubmit or fail"),
     Sweep("deliveries", sweep_deliveries, "callbacks received but not processed: enqueue their processing"),

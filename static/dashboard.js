@@ -17,7 +17,8 @@
     if (f.filterType && r.type !== f.filterType) return false;
     if (f.filterWorkspace && r.workspace !== f.filterWorkspace) return false;
     if (f.filterOwner && r.owner !== f.filterOwner) return false;
-    if (f.filterSystem && (r.status !== "REJECTED" || (r.rejectionCode || "").indexOf("SYSTEM_") !== 0)) return false;
+    if (f.filterSystem && ((r.status !== "REJECTED" && r.status !== "ACTION_REQUIRED")
+                           || (r.rejectionCode || "").indexOf("SYSTEM_") !== 0)) return false;
     if (f.filterQ && (r.title || "").toLowerCase().indexOf(f.filterQ.toLowerCase()) < 0) return false;
     return true;
   }
@@ -132,7 +133,7 @@
     var region = document.getElementById("toasts");
     var code = row.dataset.rejectionCode || "";
     if (!region || !region.hasAttribute("data-notify-failures")) return;
-    if (row.dataset.status !== "REJECTED" || code.indexOf("SYSTEM_") !== 0) return;
+    if ((row.dataset.status !== "REJECTED" && row.dataset.status !== "ACTION_REQUIRED") || code.indexOf("SYSTEM_") !== 0) return;
     var key = row.id + "|" + row.dataset.updated;
     if (noticed[key]) return;
     noticed[key] = true;

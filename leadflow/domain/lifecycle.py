@@ -6,7 +6,7 @@ class Status(StrEnum):
     PENDING = "PENDING"
     """The record exists and the file is in storage. Nothing else is promised yet. A document
     whose processing failed for a reason of ours waits here too, for its next automatic try
-    (its current job is `scheduled`, due at the job's `deadline_at`); the client reads
+    (its current job is created with a `deadline_at`: when it is due); the client reads
     "still being checked"."""
     PROCESSING = "PROCESSING"
     """Claimed by exactly one worker; pre-checks and submission happen here."""

@@ -70,6 +70,34 @@ def receive(headers, body: bytes) -> Receipt:
     return Receipt(delivery_id, duplicate=False)
 
 
+def record_polled(job_id: str, answer: dict) -> str:
+    """Record the service's answer to `GET /jobs/<id>` (the deadline sweep asked) as a delivery,
+    with its status log row, exactly as a callback is recorded; returns the delivery id.
+
+    Its id is `poll-<job_id>-<n>`: a job asked again after an earlier poll (a rerun, a second
+    deadline) gets a new delivery, and the same answer twice is harmless as processing decides
+    from our job record."""
+    payload = {k: answer[k] for k in ("type", "job_id", "data") if k in answer}
+    for n in range(1, 100):
+        delivery_id = f"poll-{job_id}-{n}"
+        earlier = db.session.get(CallbackDelivery, delivery_id)
+        if earlier is not None:
+            if earlier.processed_at is None:
+                return delivery_id  # recorded by an earlier poll that did not get to process it
+            continue
+        db.session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
+                                        payload=payload))
+        try:
+            db.session.flush()
+        except IntegrityError:
+            outbox.rollback()  # another sweep recorded the same poll this instant
+            return delivery_id
+        _write_status_log(delivery_id, job_id, payload)
+        outbox.commit()
+        return delivery_id
+    raise RuntimeError(f"job {job_id} was polled too often")
+
+
 def process(delivery_id: str) -> str:
     """Apply a recorded delivery; returns what happened. Safe to run any number of times."""
     delivery = db.session.get(CallbackDelivery, delivery_id)

@@ -9,20 +9,21 @@ from datetime import timedelta
 from enum import StrEnum
 
 from flask import current_app
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from leadflow import outbox, scoping
+from leadflow import breaker, outbox, scoping
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import filetypes
-from leadflow.domain.events import ReservationDue
+from leadflow.domain.events import DocumentStatusChanged, ReservationDue
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
 from leadflow.extensions import db
-from leadflow.extraction.client import ExtractionUnavailable
-from leadflow.models import Document, ExtractionJob, utcnow
+from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
+from leadflow.models import AuditEntry, Document, ExtractionJob, utcnow
 from leadflow.services import transitions
+from leadflow.storage import InvalidKey, ObjectMissing, StorageError
 from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,9 @@ class Outcome(StrEnum):
     SUBMITTED = "SUBMITTED"
     REJECTED = "REJECTED"
     FAILED = "FAILED"
+    RETRY_SCHEDULED = "RETRY_SCHEDULED"
+    WAITING_FOR_SERVICE = "WAITING_FOR_SERVICE"
+    NOT_DUE = "NOT_DUE"
     WAITING_FOR_CREDITS = "WAITING_FOR_CREDITS"
     WAITING_FOR_ALLOWANCE = "WAITING_FOR_ALLOWANCE"
     SKIPPED_TERMINAL = "SKIPPED_TERMINAL"
@@ -58,6 +62,14 @@ def verify_document(document_id: str, brokerage_id: int) -> Outcome:
         return Outcome.SKIPPED_TERMINAL
     if document.status != Status.PENDING:
         return Outcome.SKIPPED_NOT_PENDING
+    if _retry_not_due(document):
+        # A copy of its message, or a sweep that enqueued a brokerage's PENDING documents:
+        # its automatic retry has a time, and that is when the retries sweep sends it.
+        return Outcome.NOT_DUE
+    if known_down():
+        # Storage or the reader is known to be down: claiming would only spend an attempt on
+        # our outage. The caller sends the message again later; the document stays PENDING.
+        return Outcome.WAITING_FOR_SERVICE
     if not transitions.apply(document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
         outbox.rollback()
         return Outcome.SKIPPED_NOT_PENDING
@@ -70,6 +82,7 @@ def verify_document(document_id: str, brokerage_id: int) -> Outcome:
                               note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
             outbox.commit()
             return Outcome.REJECTED
+        breaker.for_app("storage").succeeded()
         return submit(document_id, brokerage_id, mode="first", expected_pages=pages)
     except TransientFailure:
         raise
@@ -77,10 +90,37 @@ def verify_document(document_id: str, brokerage_id: int) -> Outcome:
         # Hand the claim back so the retried message can claim it again; the stalled sweep
         # covers the case where even this fails (the database is gone, the process dies).
         outbox.rollback()
-        if transitions.apply(document_id, Status.PROCESSING, Status.PENDING, action="attempt_failed",
+        storage_down = _is_storage_failure(exc)
+        if storage_down:
+            breaker.for_app("storage").failed()
+            storage_down = breaker.for_app("storage").is_down()
+        if transitions.apply(document_id, Status.PROCESSING, Status.PENDING,
+                             action="waiting_for_service" if storage_down else "attempt_failed",
                              note=f"{type(exc).__name__}: {exc}"[:500]):
             outbox.commit()
+        if storage_down:
+            # Storage is known to be down now: this failure was the outage's, not the
+            # document's; wait for it like the documents that find the breaker open.
+            log.info("document %s waits for storage: %s", document_id, exc)
+            return Outcome.WAITING_FOR_SERVICE
         raise
+
+
+def known_down() -> bool:
+    """Storage or the extraction service is known to be down (their breakers are open)."""
+    if breaker.for_app("storage").is_down():
+        return True
+    extraction_breaker = getattr(adapters().extraction, "breaker", None)
+    return extraction_breaker is not None and extraction_breaker.is_down()
+
+
+def wait_for_services_seconds() -> float:
+    """How long until a breaker that is open now may be probed."""
+    waits = [breaker.for_app("storage").retry_in()]
+    extraction_breaker = getattr(adapters().extraction, "breaker", None)
+    if extraction_breaker is not None:
+        waits.append(extraction_breaker.retry_in())
+    return max(waits)
 
 
 def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
@@ -136,6 +176,12 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
             outbox.commit()
             raise Unavailable("The document reader is not available just now; nothing changed. "
                               "Please try again in a few minutes.") from exc
+        if isinstance(exc, ServiceDown):
+            # Nothing was tried: the reader is known to be down. No attempt is counted; the
+            # job (and its reservation) wait for the next claim.
+            if transitions.apply(document_id, source, Status.PENDING, action="waiting_for_service", note=str(exc)):
+                outbox.commit()
+            return Outcome.WAITING_FOR_SERVICE
         return _submission_failed(job.id, document_id, source, str(exc))
 
     now = utcnow()
@@ -237,19 +283,111 @@ _DRAWING_OPERATORS = frozenset({b"Tj", b"TJ", b"'", b'"', b"Do", b"INLINE IMAGE"
 
 
 def fail_for_good(document_id: str, brokerage_id: int, reason: str) -> bool:
-    """Retries are exhausted: the document is REJECTED with a system code an admin can retry."""
+    """A message's retries are exhausted: a failure of ours, tried again on the system retry
+    schedule (see `system_failure`), never a rejection."""
     document = scoping.document_in_brokerage(document_id, brokerage_id)
     if document is None or document.status not in (Status.PENDING, Status.PROCESSING):
         return False
-    note = Note("system_failure", f"Verification failed after 3 attempts: {reason}",
-                f"Die Prüfung ist nach 3 Versuchen fehlgeschlagen: {reason}")
-    moved = transitions.apply(document_id, Status(document.status), Status.REJECTED, action="retries_exhausted",
-                              note=note.en, rejection_code=RejectionCode.SYSTEM_RETRIES_EXHAUSTED.value,
-                              verification_notes=[note.as_dict()])
-    if moved and document.current_job_id:
+    if document.current_job_id:
         _fail_job(document.current_job_id, reason)
+    moved = system_failure(document_id, Status(document.status), RejectionCode.SYSTEM_RETRIES_EXHAUSTED,
+                           f"verification failed after its message's retries: {reason}") is not None
+    if not moved:
+        outbox.rollback()
+        return False
     outbox.commit()
     return moved
+
+
+def system_failure(document_id: str, source: Status, code: RejectionCode, reason: str) -> Status | None:
+    """A failure of ours (not of the client's file): the document goes back to PENDING and is
+    tried again automatically after the next delay of SYSTEM_RETRY_DELAYS_MINUTES; once those
+    are spent it goes to a person (ACTION_REQUIRED with `code`), never to a client's rejection.
+
+    The wait is a scheduled first-extraction job: `created`, with a `deadline_at` that says
+    when it is due (a job gets its answer deadline only when accepted); the retries sweep
+    starts it; failures are counted from the audit since the last admin retry. The caller
+    fails the job that failed, and commits. Returns the new status, None if the document moved."""
+    document = db.session.get(Document, document_id)
+    failures = _system_failures(document_id) + 1
+    delays = current_app.config["SYSTEM_RETRY_DELAYS_MINUTES"]
+    if failures <= len(delays):
+        due = utcnow() + timedelta(minutes=delays[failures - 1])
+        job = ExtractionJob(document_id=document_id, brokerage_id=document.brokerage_id, mode="first",
+                            status="created", deadline_at=due, last_error=f"{code.value}: {reason}"[:500])
+        db.session.add(job)
+        db.session.flush()
+        note = Note("system_retry", "Still being checked: we had a technical problem and will try again "
+                    "automatically. Nothing for you to do.",
+                    "Wird noch geprüft: Bei uns gab es ein technisches Problem; wir versuchen es automatisch "
+                    "erneut. Sie müssen nichts tun.")
+        moved = _wait_for_retry(document_id, source, note=f"{code.value} ({failures} of {len(delays)}): {reason}; "
+                                                          f"next try at {due:%Y-%m-%d %H:%M:%S} UTC"[:500],
+                                current_job_id=job.id, verification_notes=[note.as_dict()], rejection_code=None)
+        log.warning("document %s: %s (%s of %s); next try at %s", document_id, code.value, failures, len(delays), due)
+        return Status.PENDING if moved else None
+    note = Note("system_failure", "Still being checked: our team is looking at this document. "
+                "Nothing for you to do.",
+                "Wird noch geprüft: Unser Team kümmert sich um dieses Dokument. Sie müssen nichts tun.")
+    moved = transitions.apply(document_id, source, Status.ACTION_REQUIRED, action="system_retries_spent",
+                              note=f"{code.value} after {len(delays)} automatic retries: {reason}"[:500],
+                              rejection_code=code.value, verification_notes=[note.as_dict()])
+    log.error("document %s: %s after %s automatic retries; a person is asked", document_id, code.value, len(delays))
+    return Status.ACTION_REQUIRED if moved else None
+
+
+SYSTEM_RETRY = "system_retry"
+"""The audit action of a scheduled system retry; `system_failure` counts them."""
+# The audit action of an admin's retry: the schedule starts again after it.
+ADMIN_RETRY = "retried"
+
+
+def _wait_for_retry(document_id: str, source: Status, *, note: str, **fields) -> bool:
+    if source != Status.PENDING:
+        return transitions.apply(document_id, source, Status.PENDING, action=SYSTEM_RETRY, note=note, **fields)
+    # Its claim was handed back already: the status stays, the retry is recorded (audited and
+    # pushed, so the client reads the note), exactly as a transition would be.
+    now = utcnow()
+    row = db.session.execute(
+        update(Document).where(Document.id == document_id, Document.status == Status.PENDING.value)
+        .values(updated_at=now, **fields).returning(Document.brokerage_id, Document.title)
+        .execution_options(synchronize_session=False)).first()
+    if row is None:
+        return False
+    db.session.add(AuditEntry(document_id=document_id, action=SYSTEM_RETRY, from_status=source.value,
+                              to_status=Status.PENDING.value, note=note, created_at=now))
+    outbox.record(DocumentStatusChanged(document_id=document_id, brokerage_id=row.brokerage_id,
+                                        status=Status.PENDING.value, title=row.title,
+                                        notes=tuple(n.get("en", "") for n in fields.get("verification_notes", []))))
+    return True
+
+
+def _system_failures(document_id: str) -> int:
+    since = db.session.scalar(select(db.func.max(AuditEntry.created_at)).where(
+        AuditEntry.document_id == document_id, AuditEntry.action == ADMIN_RETRY))
+    query = select(db.func.count(AuditEntry.id)).where(AuditEntry.document_id == document_id,
+                                                       AuditEntry.action == SYSTEM_RETRY)
+    if since is not None:
+        query = query.where(AuditEntry.created_at > since)
+    return db.session.scalar(query) or 0
+
+
+def _retry_not_due(document: Document) -> bool:
+    if not document.current_job_id:
+        return False
+    job = db.session.get(ExtractionJob, document.current_job_id)
+    return job is not None and is_scheduled(job) and job.deadline_at > utcnow()
+
+
+def is_scheduled(job: ExtractionJob) -> bool:
+    """A scheduled retry: created, with the time it is due (see `system_failure`)."""
+    return job.status == "created" and job.deadline_at is not None
+
+
+def _is_storage_failure(exc: BaseException) -> bool:
+    # A missing object or a bad key is about this document; anything else storage raises
+    # (timeouts, refused connections, 5xx, an unreadable folder) is about storage.
+    return isinstance(exc, StorageError) and not isinstance(exc, (ObjectMissing, InvalidKey))
 
 
 def _submission_failed(job_id: str, document_id: str, source: Status, reason: str) -> Outcome:
@@ -259,15 +397,11 @@ def _submission_failed(job_id: str, document_id: str, source: Status, reason: st
     db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id).values(
         submit_attempts=attempts, last_error=reason[:500]))
     if attempts >= current_app.config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"]:
-        note = Note("system_failure", "Our document reader is unavailable; an administrator will retry it.",
-                    "Unser Dokumentenleser ist nicht erreichbar; ein Administrator wiederholt den Vorgang.")
-        transitions.apply(document_id, source, Status.REJECTED, action="submission_failed",
-                          note=f"{attempts} submissions failed: {reason}",
-                          rejection_code=RejectionCode.SYSTEM_SUBMISSION_FAILED.value,
-                          verification_notes=[note.as_dict()])
         _fail_job(job_id, reason)
+        settled = system_failure(document_id, source, RejectionCode.SYSTEM_SUBMISSION_FAILED,
+                                 f"{attempts} submissions failed: {reason}")
         outbox.commit()
-        return Outcome.FAILED
+        return Outcome.FAILED if settled == Status.ACTION_REQUIRED else Outcome.RETRY_SCHEDULED
     transitions.apply(document_id, source, Status.PENDING, action="submission_retry",
                       note=f"submission {attempts} failed: {reason}")
     outbox.commit()
@@ -303,5 +437,10 @@ def _current_unaccepted_job(document_id: str, mode: str) -> ExtractionJob | None
         return None
     job = db.session.get(ExtractionJob, document.current_job_id)
     if job is not None and job.status == "created" and job.mode == mode:
+        if job.deadline_at is not None:
+            # Its time came: the scheduled retry becomes the job this claim submits.
+            db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job.id)
+                               .values(deadline_at=None))
+            db.session.refresh(job)
         return job
     return None

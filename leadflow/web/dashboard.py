@@ -367,7 +367,8 @@ def row_cursor(document: Document) -> str:
 
 
 def can_retry(viewer, document: Document) -> bool:
-    return (viewer.role in (Role.BROKERAGE_ADMIN, Role.PLATFORM_ADMIN) and document.status == Status.REJECTED
+    return (viewer.role in (Role.BROKERAGE_ADMIN, Role.PLATFORM_ADMIN)
+            and document.status in (Status.REJECTED, Status.ACTION_REQUIRED)
             and is_system_failure(document.rejection_code))
 
 

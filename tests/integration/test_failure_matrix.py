@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 import tasks
-from leadflow import clock, outbox, sweeps
+from leadflow import breaker, clock, outbox, sweeps
 from leadflow.domain.lifecycle import Status
 from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionClient
@@ -39,6 +39,14 @@ class Recorder:
 
     def statuses(self, document_id):
         return [status for doc, status in self.events if doc == document_id]
+
+
+@pytest.fixture(autouse=True)
+def fresh_breakers(app):
+    """Each test starts with breakers that know of no outage, and leaves none behind."""
+    breaker.reset(app)
+    yield
+    breaker.reset(app)
 
 
 @pytest.fixture
@@ -107,19 +115,33 @@ def test_a_transient_extractor_failure_is_retried_with_backoff_and_announced_onc
         assert job.submit_attempts == 2 and job.status == "completed"
 
 
-def test_when_every_submission_fails_the_document_is_rejected_as_a_system_failure_and_released(world, app):
+def system_retry_scheduled(app, document_id, timeout=30):
+    return wait_until(lambda: [a for a in audit(app, document_id) if a[0] == "system_retry"], timeout=timeout,
+                      message=f"a system retry of {document_id}")
+
+
+def test_when_every_submission_fails_the_document_waits_for_an_automatic_retry_and_is_released(world, app):
+    # Before automatic retries this ended REJECTED SYSTEM_SUBMISSION_FAILED: a failure of ours
+    # shown to the client as a rejection.
     with extraction_service(app, dead_extractor(app)):
         document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
-        done = world.client_a.api.wait_for_status(document_id, SETTLED, timeout=30)
-    assert done["status"] == "REJECTED"
-    assert done["rejection_code"] == "SYSTEM_SUBMISSION_FAILED"
+        retry = system_retry_scheduled(app, document_id)
+    done = world.client_a.api.document(document_id)
+    assert done["status"] == "PENDING" and done["rejection_code"] is None
+    assert done["verification_notes"][0]["code"] == "system_retry"
+    assert "SYSTEM_SUBMISSION_FAILED (1 of 5)" in retry[0][3] and retry[0][1:3] == ("PROCESSING", "PENDING")
     assert [a[0] for a in audit(app, document_id)].count("claimed") == 3
     with app.app_context():
         reservation = db.session.scalar(select(CreditReservation))
         assert reservation.status == "released"
+        job = db.session.get(ExtractionJob, db.session.get(Document, document_id).current_job_id)
+        assert job.status == "created", "a retry scheduled: created, not submitted before its time"
+        assert abs(job.deadline_at - (clock.now() + timedelta(minutes=5))) < timedelta(seconds=30)
 
 
-def test_when_retries_are_exhausted_the_document_is_rejected_with_the_reason(world, app, monkeypatch):
+def test_when_retries_are_exhausted_the_document_waits_for_an_automatic_retry_with_the_reason(world, app,
+                                                                                             monkeypatch):
+    # Before automatic retries this ended REJECTED SYSTEM_RETRIES_EXHAUSTED.
     storage = app.extensions["leadflow"].storage
 
     def storage_down(key):
@@ -127,11 +149,11 @@ def test_when_retries_are_exhausted_the_document_is_rejected_with_the_reason(wor
 
     monkeypatch.setattr(storage, "head", storage_down)
     document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
-    done = world.client_a.api.wait_for_status(document_id, SETTLED, timeout=30)
-    assert done["status"] == "REJECTED"
-    assert done["rejection_code"] == "SYSTEM_RETRIES_EXHAUSTED"
-    assert done["verification_notes"][0]["en"] == \
-        "Verification failed after 3 attempts: RuntimeError: object storage is down"
+    retry = system_retry_scheduled(app, document_id)
+    done = world.client_a.api.document(document_id)
+    assert done["status"] == "PENDING" and done["verification_notes"][0]["code"] == "system_retry"
+    assert retry[0][3].startswith("SYSTEM_RETRIES_EXHAUSTED (1 of 5)")
+    assert "RuntimeError: object storage is down" in retry[0][3]
     assert [a[0] for a in audit(app, document_id)].count("attempt_failed") == 3
 
 
@@ -236,7 +258,8 @@ def test_a_document_stalled_in_processing_is_reset_with_an_audit_note_and_finish
     assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
 
 
-def test_a_job_past_its_deadline_is_asked_about_first_and_its_answer_applied(world, app, live):
+def test_a_job_past_its_deadline_is_asked_about_first_and_its_answer_applied_and_logged_like_a_callback(
+        world, app, live):
     document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
     world.client_a.api.wait_for_status(document_id, "VERIFIED")
     live.drain()
@@ -256,6 +279,11 @@ def test_a_job_past_its_deadline_is_asked_about_first_and_its_answer_applied(wor
     assert trail[-1][:3] == ("extraction_completed", "EXTRACTING", "VERIFIED")
     versions = world.client_a.api.get(f"/api/documents/{document_id}/versions").json()["versions"]
     assert len(versions) == 2
+    # The polled answer is in the status log and the history, as a callback would be.
+    history = world.admin_a.api.get(f"/api/documents/{document_id}/history").json()["history"]
+    polled = [e for e in history if e["kind"] == "callback" and e["delivery_id"] == f"poll-{job_id}-1"]
+    assert len(polled) == 1 and polled[0]["event_type"] == "job.completed" and polled[0]["job_id"] == job_id
+    assert polled[0]["payload"]["data"]["document_type"] == "bank_statement"
 
 
 def test_a_job_the_service_never_received_is_submitted_again_then_given_up(world, app, live):
@@ -272,8 +300,11 @@ def test_a_job_the_service_never_received_is_submitted_again_then_given_up(world
                 clock.shift(timedelta(seconds=app.config["EXTRACTION_DEADLINE_SECONDS"] + 1))
                 assert sweeps.run("deadline") == 1
             live.drain()
+    # Before automatic retries this ended REJECTED SYSTEM_EXTRACTION_FAILED.
     done = world.client_a.api.document(document_id)
-    assert done["status"] == "REJECTED" and done["rejection_code"] == "SYSTEM_EXTRACTION_FAILED"
+    assert done["status"] == "PENDING" and done["verification_notes"][0]["code"] == "system_retry"
+    assert audit(app, document_id)[-1][:3] == ("system_retry", "EXTRACTING", "PENDING")
+    assert "SYSTEM_EXTRACTION_FAILED" in audit(app, document_id)[-1][3]
     assert len({job["job_id"] for job in forgetful.jobs}) == max_attempts
     with app.app_context():
         open_left = db.session.scalar(select(func.count()).select_from(CreditReservation)
@@ -316,11 +347,12 @@ def _upload_without_enqueue(world, app):
     return response.json()["id"]
 
 
-def test_an_admin_can_retry_a_system_failure_and_it_finishes(world, app):
+def test_an_admin_can_retry_a_system_failure_and_it_finishes(world, app, monkeypatch):
+    monkeypatch.setitem(app.config, "SYSTEM_RETRY_DELAYS_MINUTES", [])  # no automatic retry: a person at once
     with extraction_service(app, dead_extractor(app)):
         document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
-        assert world.client_a.api.wait_for_status(document_id, SETTLED, timeout=30)["rejection_code"] == \
-            "SYSTEM_SUBMISSION_FAILED"
+        handed = world.client_a.api.wait_for_status(document_id, SETTLED, timeout=30)
+        assert (handed["status"], handed["rejection_code"]) == ("ACTION_REQUIRED", "SYSTEM_SUBMISSION_FAILED")
     assert world.advisor_a.api.post(f"/api/documents/{document_id}/retry").status_code == 403
     assert world.admin_b.api.post(f"/api/documents/{document_id}/retry").status_code == 404
     retried = world.admin_a.api.post(f"/api/documents/{document_id}/retry")
