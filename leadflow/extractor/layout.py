@@ -220,7 +220,7 @@ class Layout:
         line = self.lines[li]
         segment = line.segments[si]
         label_text = m.group(0)
-        rest = segment.text[m.end():].strip(" :\t|")
+        rest = _lead_in(segment.text[m.end():])
         if rest:
             value = parse(rest)
             if value is not None:
@@ -228,7 +228,7 @@ class Layout:
         for neighbour in line.segments[si + 1:si + 3]:
             if is_label and is_label(neighbour.text):
                 break
-            value = parse(neighbour.text)
+            value = parse(_lead_in(neighbour.text))
             if value is not None:
                 return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
         if not below:
@@ -290,6 +290,11 @@ def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:
     if not covered:
         return segment.x0, segment.x1
     return covered[0].x0, covered[-1].x1
+
+
+def _lead_in(text: str) -> str:
+    """What follows a label without the colon, ruling or dot leader between them ("Netto ....... 12,00")."""
+    return re.sub(r"^[\s:|.…_]+", "", text).rstrip()
 
 
 def _looks_numeric(text: str) -> bool:

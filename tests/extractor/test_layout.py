@@ -106,3 +106,22 @@ def test_tesseract_tsv_rows_become_words_with_boxes_and_confidence():
            "5\t1\t1\t1\t1\t2\t150\t21\t60\t15\t91\t1.234,56\n")
     words = words_from_tsv(tsv, 2)
     assert words == [Word("Netto", 10, 20, 70, 35, 2, 96.5), Word("1.234,56", 150, 21, 210, 36, 2, 91.0)]
+
+
+def test_a_value_after_a_dot_leader_is_found():
+    layout = layout_of((60, 100, "Summe Bruttoentgelt ...............3.385,72"))
+    assert layout.first(r"summe bruttoentgelt", p.amount).value == "3385.72"
+
+
+def test_a_tilted_scan_keeps_each_row_on_one_line():
+    # A one-degree tilt lifts the right end of a row by more than half a line height.
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
+    rows = []
+    for line, (y, words) in enumerate([(100, ["Gesamt-Brutto", "Gehalt", "Zulage", "5.397,47"]),
+                                        (140, ["Netto-Verdienst", "laut", "Abrechnung", "3.394,72"])], start=1):
+        for index, (x, text) in enumerate(zip((100, 400, 700, 1100), words), start=1):
+            top = y - int(0.0175 * x)
+            rows.append(f"5\t1\t{line}\t1\t1\t{index}\t{x}\t{top}\t150\t20\t95\t{text}")
+    lines = group_lines(words_from_tsv(header + "\n".join(rows) + "\n", 1))
+    assert [line.text.split("  ")[-1] for line in lines] == ["5.397,47", "3.394,72"]
+    assert [line.words[0].text for line in lines] == ["Gesamt-Brutto", "Netto-Verdienst"]
