@@ -5,7 +5,7 @@ not ship, and PassportEye (MIT) pulls scikit-image and matplotlib for its image 
 all that is needed is the text rules of ICAO 9303 Part 3, which are short.
 """
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 FORMATS = {"TD1": (3, 30), "TD2": (2, 36), "TD3": (2, 44)}  # lines, characters per line
@@ -28,6 +28,7 @@ class MRZ:
     sex: str | None
     expiry_date: str | None
     checks: dict[str, bool]
+    lines: tuple[str, ...] = ()  # the zone as read, each line at its format's width
 
     @property
     def valid(self) -> bool:
@@ -51,17 +52,27 @@ def find_mrz(text: str) -> MRZ | None:
     """The last machine-readable zone in `text` (it sits at the bottom of the page), parsed."""
     lines = [clean(raw) for raw in text.splitlines()]
     lines = [line for line in lines if CANDIDATE.match(line)]
+    best = None  # when no zone passes every check: the one passing most, the last on the page first
     for fmt, (count, width) in (("TD3", FORMATS["TD3"]), ("TD2", FORMATS["TD2"]), ("TD1", FORMATS["TD1"])):
         for end in range(len(lines), count - 1, -1):
             block = lines[end - count:end]
             # The first line always has fillers; a visa's second line may have none.
-            if "<" in block[0] and all(abs(len(line) - width) <= 2 for line in block):
+            if "<" in block[0] and all(_fits(line, width) for line in block):
                 parsed = parse_mrz([fit(line, width) for line in block], fmt)
                 if parsed and not parsed.valid:
                     parsed = _repair(block, width, fmt) or parsed
-                if parsed:
+                if parsed and parsed.valid:
                     return parsed
-    return None
+                # Ties go to the block whose lines needed the least padding to their format.
+                rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
+                if parsed and (best is None or rank > best[0]):
+                    best = (rank, parsed)
+    return best[1] if best else None
+
+
+def _fits(line: str, width: int) -> bool:
+    # OCR may shorten a closing run of fillers ('<<<<<<<<' read as '<<<<<'); padding restores it.
+    return abs(len(line) - width) <= 2 or (line.endswith("<<") and width - 14 <= len(line) < width)
 
 
 def clean(raw: str) -> str:
@@ -151,6 +162,7 @@ def parse_mrz(lines: list[str], fmt: str) -> MRZ | None:
         sex={"M": "M", "F": "F"}.get(sex, None),
         expiry_date=_date(expiry, future=True),
         checks=checks,
+        lines=tuple(lines),
     )
 
 
@@ -165,3 +177,284 @@ def _date(yymmdd: str, *, future: bool) -> str | None:
         return date(century + yy, mm, dd).isoformat()
     except ValueError:
         return None
+
+
+# --- reading a zone from a photo -----------------------------------------------------------------
+# A phone photo of a passport or card arrives turned (90/180/270 degrees, or a few degrees off),
+# skewed or small, and the page's ordinary OCR then reads no zone or one that fails its check
+# digits. The zone is then looked for in the picture itself: turned upright and level by the
+# angle at which its text lines stand out most, enlarged until a character is tall enough for
+# Tesseract, its band of long even lines cut out and read with the MRZ alphabet only.
+
+MRZ_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
+MAX_ZONE_RUNS = 4  # extra Tesseract runs an ID page may cost (each ~0.3-1 s on one core)
+ANALYSIS_WIDTH = 600  # pixels: enough to see text lines, cheap to turn a hundred times
+ZONE_CHAR_HEIGHT = 28  # pixels per text line in the band handed to Tesseract
+STRETCH = 1.5  # the second read widens the band: fillers drawn apart are not merged into one
+MAX_ZONE_PIXELS = 2_500_000  # an enlarged image costs Tesseract time in proportion
+# Words on an ID page that make a zone worth looking for even when OCR read no zone line.
+ID_WORDS = re.compile(r"passport|reisepass|passeport|ausweis|identity|identit|aufenthalt|residence|"
+                      r"visum|visa|nationalit|staatsangeh|surname|given name|date of birth|geburt",
+                      re.IGNORECASE)
+
+
+def zone_text(image, text: str) -> str:
+    """The page's OCR `text`, with the zone read from `image` appended when the text's own zone is
+    missing or fails its check digits and the picture yields a better one."""
+    found = find_mrz(text)
+    if found is not None and found.valid:
+        return text
+    if not _worth_looking(text, found):
+        return text
+    better = read_zone(image, found)
+    if better is None or better.lines == (found.lines if found else None):
+        return text
+    return text.rstrip("\n") + "\n\n" + "\n".join(better.lines)
+
+
+def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ | None:
+    """The best zone in a photo within `runs` Tesseract runs, or None when none beats `start`.
+
+    Reads stop at the first zone whose check digits all pass and whose names read cleanly. The
+    check digits cover numbers and dates, not names: OCR reads runs of the filler '<' as K, C or
+    E, and a read of the band stretched sideways keeps the fillers apart; its names are taken
+    when the two reads agree on every real name part."""
+    from PIL import ImageOps
+    grey = ImageOps.exif_transpose(image).convert("L")
+    reads = [start] if start is not None else []
+    attempts = _Attempts(grey)
+    plan = [attempts.band, attempts.stretched_band, attempts.flipped_band, attempts.page]
+    for make in plan[:runs]:
+        best = max(reads, key=_score) if reads else None
+        if best is not None and best.valid and not _doubtful_names(best):
+            break
+        if make is attempts.stretched_band and not reads:
+            make = attempts.flipped_band  # nothing read upright: the other turn is likelier than another scale
+            plan.remove(attempts.flipped_band)
+        picture = make()
+        if picture is None:
+            continue
+        zone = find_mrz(ocr_zone(picture))
+        if zone is not None:
+            reads.append(zone)
+    if not reads:
+        return None
+    best = _with_cleanest_names(max(reads, key=_score), reads)
+    return None if best is start else best
+
+
+
+def ocr_zone(image) -> str:
+    """Tesseract over a zone band, with the MRZ alphabet only and no dictionary: '<' stays '<'."""
+    import io
+    import os
+    import subprocess
+
+    from leadflow.extractor import ocr
+    from leadflow.extractor.errors import InternalError
+    binary = ocr.tesseract_path()
+    if not binary:
+        raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-eng)")
+    png = io.BytesIO()
+    image.convert("L").save(png, format="PNG")
+    command = [binary, "stdin", "stdout", "-l", "eng", "--psm", "6",
+               "-c", f"tessedit_char_whitelist={MRZ_ALPHABET}", "-c", "load_system_dawg=0",
+               "-c", "load_freq_dawg=0"]
+    try:
+        done = subprocess.run(command, input=png.getvalue(), capture_output=True, check=False,
+                              timeout=ocr.OCR_TIMEOUT_SECONDS, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+    except (subprocess.TimeoutExpired, OSError):
+        return ""  # a retry that cannot run leaves the page's own reading standing
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+
+
+def text_angle(grey) -> float:
+    """The turn (degrees, counter-clockwise as PIL's rotate) that makes the text lines level:
+    the angle at which the rows' ink profile is most uneven (lines and gaps sharply apart).
+    Level and upside down look alike here; which of the two is right, the check digits decide."""
+    ink = _ink(grey, ANALYSIS_WIDTH)
+    coarse = max(range(-90, 90, 3), key=lambda a: _row_contrast(ink, a))
+    fine = max((coarse + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a))
+    return fine
+
+
+def _worth_looking(text: str, found: MRZ | None) -> bool:
+    if found is not None or "<<" in text or ID_WORDS.search(text):
+        return True
+    # A turned photo reads as debris: few words of three letters or more.
+    return len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text)) < 12
+
+
+def _score(zone: MRZ) -> tuple[int, int]:
+    return sum(zone.checks.values()), -len(zone.checks)
+
+
+def _ink(grey, width: int):
+    """Dark strokes on a lighter ground as white-on-black, at `width` pixels across: the local
+    background (a blur) minus the image, so uneven light and tinted card prints drop out."""
+    from PIL import Image, ImageChops, ImageFilter
+    scale = width / grey.width
+    small = grey.resize((width, max(1, round(grey.height * scale))), Image.BILINEAR) if scale < 1 else grey
+    background = small.filter(ImageFilter.GaussianBlur(max(4, small.width // 60)))
+    strokes = ImageChops.subtract(background, small)
+    return strokes.point(lambda v: 255 if v > 24 else 0)
+
+
+def _row_contrast(ink, angle: float) -> float:
+    from PIL import Image
+    turned = ink.rotate(angle, resample=Image.NEAREST, expand=True, fillcolor=0)
+    rows = list(turned.resize((1, turned.height), Image.BOX).getdata())
+    return sum((a - b) ** 2 for a, b in zip(rows, rows[1:])) / max(1, len(rows))
+
+
+class _Attempts:
+    """Pictures to read a zone from, each made only when asked for (each costs a Tesseract run)."""
+
+    def __init__(self, grey):
+        from PIL import Image
+        level = grey.rotate(text_angle(grey), resample=Image.BICUBIC, expand=True, fillcolor=255)
+        turns = [(level, _zone_band(level))]
+        flipped = level.rotate(180, expand=True)
+        turns.append((flipped, _zone_band(flipped)))
+        # The zone prints at the foot of a passport page or card: the turn that puts the band of
+        # long even lines lower is tried first.
+        turns.sort(key=lambda turn: -(turn[1][3] / turn[0].height) if turn[1] else 0)
+        self.first, self.second = turns
+
+    def band(self):
+        image, band = self.first
+        return _enlarged(image.crop(_pad(band, image)), band, ZONE_CHAR_HEIGHT) if band else None
+
+    def stretched_band(self):
+        picture = self.band()
+        if picture is None:
+            return None
+        from PIL import Image
+        return picture.resize((round(picture.width * STRETCH), picture.height), Image.LANCZOS)
+
+    def flipped_band(self):
+        image, band = self.second
+        return _enlarged(image.crop(_pad(band, image)), band, ZONE_CHAR_HEIGHT) if band else None
+
+    def page(self):
+        return _enlarged(self.first[0], None, ZONE_CHAR_HEIGHT)
+
+
+def _doubtful_names(zone: MRZ) -> bool:
+    """Letters where only fillers belong (after the names, between single fillers) or a stray
+    one-letter name: OCR misread '<' in this zone, so its names may hold misread fillers too."""
+    field = _names_field(zone)
+    tail = re.sub(r"^[A-Z<]*?<<[A-Z]+(?:<[A-Z]+)*", "", field)
+    return bool(re.search(r"[A-Z]", tail)) or any(len(part) == 1 for part in zone.given_names.split())
+
+
+def _with_cleanest_names(best: MRZ, reads: list[MRZ]) -> MRZ:
+    """`best`, with the names of another read of the same zone when that one reads cleanly and
+    each of its name parts appears in `best`'s names (a misread filler only adds letters)."""
+    if not _doubtful_names(best):
+        return best
+    squeezed = (best.surname + best.given_names).replace(" ", "")
+    for other in reads:
+        if other is best or other.format != best.format or _doubtful_names(other):
+            continue
+        parts = (other.surname + " " + other.given_names).split()
+        if other.surname == best.surname and parts and all(part in squeezed for part in parts):
+            lines = list(best.lines)
+            if best.format == "TD1":
+                lines[2] = other.lines[2]
+            else:
+                lines[0] = lines[0][:5] + other.lines[0][5:]
+            return replace(best, surname=other.surname, given_names=other.given_names, lines=tuple(lines))
+    return best
+
+
+def _names_field(zone: MRZ) -> str:
+    if not zone.lines:
+        return ""
+    return zone.lines[2] if zone.format == "TD1" else zone.lines[0][5:]
+
+
+
+def _zone_band(image) -> tuple[int, int, int, int, float] | None:
+    """The box (in `image` pixels) and line height of the lowest group of two or three long, evenly inked text
+    lines of one height: where a machine-readable zone prints."""
+    scale = min(1.0, 1200 / image.width)
+    ink = _ink(image, round(image.width * scale))
+    lines = _text_lines(ink)
+    long = [line for line in lines if line[4] >= 12]  # length / height: a zone line is 20-30 heights long
+    chains: list[list[tuple]] = []
+    for line in long:
+        previous = chains[-1][-1] if chains else None
+        height = previous[3] - previous[1] if previous else 0
+        if previous and line[1] - previous[3] <= 2.5 * height and 0.6 < (line[3] - line[1]) / height < 1.6:
+            chains[-1].append(line)
+        else:
+            chains.append([line])
+    chains = [chain for chain in chains if len(chain) >= 2]
+    if not chains:
+        return None
+    best = chains[-1][-3:]
+    x0, y0 = min(l[0] for l in best), min(l[1] for l in best)
+    x1, y1 = max(l[2] for l in best), max(l[3] for l in best)
+    line_height = sum(l[3] - l[1] for l in best) / len(best)
+    return (round(x0 / scale), round(y0 / scale), round(x1 / scale), round(y1 / scale), line_height / scale)
+
+
+def _text_lines(ink) -> list[tuple[int, int, int, int, float]]:
+    """Lines of ink as (x0, y0, x1, y1, length in heights) for their longest run of characters."""
+    from PIL import Image
+    width, height = ink.size
+    data = ink.tobytes()
+    counts = [data[y * width:(y + 1) * width].count(255) for y in range(height)]
+    # Lines set close together never leave an empty row between them, only a thin one.
+    busy = sorted(counts)[int(0.9 * (height - 1))]
+    floor = max(2, width // 100, busy // 5)
+    lines, start = [], None
+    for y, count in enumerate(counts + [0]):
+        if count >= floor and start is None:
+            start = y
+        elif count < floor and start is not None:
+            if y - start >= 3:
+                lines.append((start, y))
+            start = None
+    out = []
+    for y0, y1 in lines:
+        h = y1 - y0
+        columns = list(ink.crop((0, y0, width, y1)).resize((width, 1), Image.BOX).getdata())
+        inked = [x for x, v in enumerate(columns) if v > 8]
+        if not inked:
+            continue
+        best = (inked[0], inked[0])
+        run_start = previous = inked[0]
+        for x in inked[1:] + [10 ** 9]:
+            if x - previous > 0.8 * h:  # a gap wider than a character: a word space or a column
+                if previous - run_start > best[1] - best[0]:
+                    best = (run_start, previous)
+                run_start = x
+            previous = x
+        filled = sum(1 for x in inked if best[0] <= x <= best[1]) / max(1, best[1] - best[0] + 1)
+        if filled > 0.95:
+            continue  # a rule, an edge or a shadow: characters leave gaps between them
+        out.append((best[0], y0, best[1] + 1, y1, (best[1] - best[0]) / h))
+    return out
+
+
+def _pad(band, image) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1, line_height = band
+    margin = round(line_height)
+    # Two lines found may be two of a card's three: the first sometimes merges with print above it.
+    above = round(2.2 * line_height) if (y1 - y0) < 4 * line_height else margin
+    return (max(0, x0 - margin), max(0, y0 - above), min(image.width, x1 + margin), min(image.height, y1 + margin))
+
+
+def _enlarged(image, band, char_height: int):
+    """Scale so a zone line is about `char_height` pixels tall (a whole page: about 2x)."""
+    from PIL import Image
+    if band:
+        factor = char_height / max(1.0, band[4])
+    else:
+        factor = max(1.0, 1400 / image.width)
+    factor = min(factor, (MAX_ZONE_PIXELS / max(1, image.width * image.height)) ** 0.5)
+    if abs(factor - 1) < 0.1:
+        return image
+    return image.resize((max(1, round(image.width * factor)), max(1, round(image.height * factor))), Image.LANCZOS)

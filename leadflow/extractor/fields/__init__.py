@@ -3,7 +3,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from leadflow.extractor.fields import (bank_statement, employment_contract, id_document, invoice, payslip,
-                                       tax)
+                                       receipt, tax)
 from leadflow.extractor.fields.finding import FieldsRead, plain
 from leadflow.extractor.reading import Reading
 
@@ -54,7 +54,7 @@ REGISTRY: dict[str, FieldSet] = {
     "wage_tax_certificate": FieldSet(tax.CERTIFICATE_SCHEMAS, tax.parse_certificate),
     "employment_contract": FieldSet(employment_contract.SCHEMAS, employment_contract.parse),
     "invoice": FieldSet(invoice.SCHEMAS, invoice.parse),
-    "receipt": FieldSet(invoice.SCHEMAS, invoice.parse),
+    "receipt": FieldSet(receipt.SCHEMAS, receipt.parse),
     "id_document": FieldSet(id_document.SCHEMAS, id_document.parse),
     "residence_permit": FieldSet(id_document.SCHEMAS, id_document.parse),
 }

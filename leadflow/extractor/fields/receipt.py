@@ -1,0 +1,246 @@
+"""Fields of a till receipt (Kassenbon): the shop, the date, the amount paid, its currency and VAT.
+
+A till slip is one narrow column: a shop name and address on top, item lines, then a total
+("SUMME", "ZU ZAHLEN", "Gesamt", "Total"), the payment ("BAR", "Kartenzahlung", "girocard"),
+cash handed over and change ("Gegeben", "Rückgeld"), a VAT table and a date with a time at the
+foot. Receipts keep the invoice's field names, so that LeadFlow reads both alike. Lines come from
+the word boxes when the page has them: OCR often reads the labels as one block and the amounts
+as another, while the boxes still put each amount on its label's line.
+"""
+import re
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from leadflow.extractor.fields.finding import FieldsRead, Findings
+from leadflow.extractor.fields.types import AMOUNT, CURRENCY, DATE, TEXT
+
+SCHEMAS: dict[str, dict] = {
+    "issuer": TEXT,
+    "number": TEXT,
+    "date": DATE,
+    "net": AMOUNT,
+    "tax": AMOUNT,
+    "total": AMOUNT,
+    "currency": CURRENCY,
+    "source": {"enum": ["xml", "text", None], "description": "embedded e-invoice XML or recovered text"},
+}
+
+# How sure a value is, by what vouched for it.
+LABELLED = 0.85  # the amount stands on a total line ("SUMME", "ZU ZAHLEN")
+CONFIRMED = 0.95  # ... and the payment, cash minus change, or the VAT table agrees
+PAYMENT_ONLY = 0.7  # only a card payment line names it (a card pays the exact amount)
+CASH_MINUS_CHANGE = 0.75  # cash handed over minus the change given back
+LARGEST = 0.3  # no label at all: the largest amount on the slip; a person should look
+DATE_WITH_TIME = 0.9  # a till prints the date beside the time of sale
+DATE_ALONE = 0.7
+SHOP_HEADER = 0.7  # the first name-like line of the slip's head
+EXPLICIT_CURRENCY = 0.95
+GERMAN_SHOP = 0.8  # no currency printed, but a German address, VAT or till words
+HEAD_LINES = 8  # the shop's name stands in the first lines of the slip
+
+TOTAL = re.compile(r"(?<![\w-])(zu\s?zahlen|gesamtsumme|gesamtbetrag|gesamt|endsumme|endbetrag|zahlbetrag|summe"
+                   r"|grand\s?total|total|betrag)(?![\w-])", re.IGNORECASE)
+# A card pays exactly the total; "Gegeben Kreditkarte" on a pharmacy slip is such a line too.
+CARD = re.compile(r"kartenzahlung|ec-?\s?karte|ec-?\s?cash|girocard|kreditkarte|maestro|mastercard|\bvisa\b"
+                  r"|\bamex\b|\bkarte\b|\bcard\b|contactless|kontaktlos|apple\s?pay|google\s?pay", re.IGNORECASE)
+CASH = re.compile(r"(?<![\w-])(bar|bargeld|gegeben|cash|tendered)(?![\w-])", re.IGNORECASE)
+CHANGE = re.compile(r"r[üu]ckgeld|zur[üu]ck|wechselgeld|\bchange\b", re.IGNORECASE)
+# Lines whose amounts are never the total: subtotals, VAT, net, savings, deposits.
+NOT_TOTAL = re.compile(r"zwischen|sub\s?total|mwst|ust\b|u\.?st|steuer|\bvat\b|\btax\b|netto|\bnet\b|rabatt"
+                       r"|ersparnis|gespart|pfand|%", re.IGNORECASE)
+VAT_TOTAL = re.compile(r"(?<![\w-])(mwst|mw\.?st\.?|ust|umsatzsteuer|vat|tax)(?![\w-])", re.IGNORECASE)
+NET = re.compile(r"(?<![\w-])(netto|net)(?![\w-])", re.IGNORECASE)
+NUMBER = re.compile(r"(?:bon|beleg|kassenbon|quittung|receipt|trans(?:aktion)?|vorgang)[\s.\-]*(?:nr|nummer|no|#)"
+                    r"[\s.:#]*([A-Z0-9][A-Z0-9/\-]{2,})", re.IGNORECASE)
+# Amounts as tills print them: 8,83  1.234,56  8.83  -2,84  2,84-  (a currency mark around them).
+AMOUNT_TOKEN = re.compile(r"(?<![\d.,])(-\s?)?(\d{1,3}(?:[.\s]\d{3})+|\d{1,6})[,.](\d{2})(?![\d%])(-)?")
+DATE_TOKEN = re.compile(r"(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?![\d.])|(?<!\d)(20\d{2})-(\d{2})-(\d{2})(?!\d)")
+TIME_TOKEN = re.compile(r"(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?!\d)")
+CURRENCY_TOKEN = re.compile(r"(€|\bEURO?\b|\bUSD\b|\$|\bGBP\b|£|\bCHF\b|\bSFR\b)")
+CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "USD": "USD", "$": "USD", "GBP": "GBP", "£": "GBP",
+              "CHF": "CHF", "SFR": "CHF"}
+GERMAN_SHOP_HINTS = re.compile(r"\b\d{5}\s+[A-ZÄÖÜ][a-zäöüß]|stra(ß|ss)e\b|str\.\s*\d|\bmwst\b|\bust-?id|zu zahlen"
+                               r"|r[üu]ckgeld|kassenbon|\bsumme\b|\bfiliale\b|steuer-?nr|vielen dank", re.IGNORECASE)
+NOT_SHOP = re.compile(r"kassenbon|quittung|beleg|receipt|rechnung|\btel\b|telefon|fax|www\.|@|\bstr\.|stra(ß|ss)e"
+                      r"|\b\d{5}\b|ust-?id|steuer|öffnungszeiten|\bdatum\b|willkommen|welcome|filiale\b", re.IGNORECASE)
+
+
+def parse(reading) -> FieldsRead:
+    lines = _lines(reading)
+    found = Findings(SCHEMAS)
+    _offer_total(found, lines)
+    _offer_date(found, lines)
+    _offer_vat(found, lines)
+    _offer_issuer(found, lines)
+    for line in lines:
+        m = NUMBER.search(line)
+        if m and re.search(r"\d", m.group(1)):
+            found.offer("number", m.group(1), LABELLED, m.group(0).split()[0])
+            break
+    currency, sure = _currency("\n".join(lines))
+    found.offer("currency", currency, sure)
+    found.offer("source", "text", 0.9)
+    return found.resolve()
+
+
+def parse_fields(text: str) -> dict:
+    """The fields alone, from plain text (tests and the flat-text fallback)."""
+    return parse(_TextOnly(text)).fields
+
+
+# --- the total ----------------------------------------------------------------------------------
+
+def _offer_total(found: Findings, lines: list[str]) -> None:
+    labelled, card, cash, change = [], [], [], []
+    for index, line in enumerate(lines):
+        values = _amounts(line)
+        if not values:
+            continue
+        if CHANGE.search(line):
+            change.append(abs(values[-1]))
+        elif CARD.search(line) and not NOT_TOTAL.search(line):
+            card.append(values[-1])
+        elif CASH.search(line) and not TOTAL.search(line):
+            cash.append(values[-1])
+        elif (m := TOTAL.search(line)) and not NOT_TOTAL.search(line[:m.start()] + line[m.end():m.end() + 12]):
+            # "Summe  0,47  6,69  7,16" closes a VAT table: its last column is the gross.
+            labelled.append((index, max(values) if len(values) > 2 else values[-1], m.group(0)))
+        elif (m := TOTAL.search(line)) and len(values) >= 3:
+            labelled.append((index, max(values), m.group(0)))
+    vat_gross = _vat_table_gross(lines)
+    confirmations = set(card)
+    if cash and change:
+        confirmations.add(cash[-1] - change[-1])
+    if vat_gross is not None:
+        confirmations.add(vat_gross)
+    for _, value, label in labelled:
+        if value > 0:
+            found.offer("total", _money(value), CONFIRMED if value in confirmations else LABELLED, label)
+    for value in card:
+        found.offer("total", _money(value), PAYMENT_ONLY, "card")
+    if cash and change and cash[-1] - change[-1] > 0:
+        found.offer("total", _money(cash[-1] - change[-1]), CASH_MINUS_CHANGE, "cash - change")
+    if not found.candidates["total"]:
+        every = [v for line in lines if not (NOT_TOTAL.search(line) or CHANGE.search(line)) for v in _amounts(line)]
+        if every:
+            found.offer("total", _money(max(every)), LARGEST)
+
+
+def _vat_table_gross(lines: list[str]) -> Decimal | None:
+    """The gross column's sum of a VAT table ("A 19,00%  6,59  1,25  7,84")."""
+    rows = []
+    for line in lines:
+        if re.search(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", line):
+            values = _amounts(re.sub(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", " ", line))
+            if len(values) >= 3:
+                rows.append(values)
+    if not rows:
+        return None
+    return sum((row[-1] for row in rows), Decimal("0"))
+
+
+def _offer_vat(found: Findings, lines: list[str]) -> None:
+    """VAT and net: from a VAT table's columns (net, VAT, gross: VAT + net = gross), or from a
+    single "MwSt 1,23" / "enthaltene MwSt" line."""
+    table = []
+    for line in lines:
+        if re.search(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", line) and not CHANGE.search(line):
+            values = _amounts(re.sub(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", " ", line))
+            if len(values) >= 3:
+                a, b, gross = values[-3:]
+                net, vat = (a, b) if a >= b else (b, a)
+                if net + vat == gross:
+                    table.append((net, vat))
+    if table:
+        found.offer("tax", _money(sum(v for _, v in table)), LABELLED, "VAT table")
+        found.offer("net", _money(sum(n for n, _ in table)), LABELLED, "VAT table")
+        return
+    for line in lines:
+        m = VAT_TOTAL.search(line)
+        values = _amounts(re.sub(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", " ", line))
+        if m and len(values) == 1:
+            found.offer("tax", _money(values[0]), LABELLED * 0.9, m.group(0))
+        n = NET.search(line)
+        if n and len(values) == 1 and not m:
+            found.offer("net", _money(values[0]), LABELLED * 0.9, n.group(0))
+
+
+# --- date, shop, currency -----------------------------------------------------------------------
+
+def _offer_date(found: Findings, lines: list[str]) -> None:
+    today = date.today()
+    for line in lines:
+        for m in DATE_TOKEN.finditer(line):
+            if m.group(4):
+                y, mo, d = int(m.group(4)), int(m.group(5)), int(m.group(6))
+            else:
+                d, mo, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+                y += 2000 if y < 100 else 0
+            try:
+                value = date(y, mo, d)
+            except ValueError:
+                continue
+            if not 2000 <= value.year <= today.year + 1:
+                continue
+            with_time = TIME_TOKEN.search(line) is not None
+            found.offer("date", value.isoformat(), DATE_WITH_TIME if with_time else DATE_ALONE,
+                        "time" if with_time else None)
+
+
+def _offer_issuer(found: Findings, lines: list[str]) -> None:
+    for line in lines[:HEAD_LINES]:
+        name = re.sub(r"\s{2,}", " ", line).strip(" *-=|#.:")
+        letters = re.findall(r"[A-Za-zÄÖÜäöüß]", name)
+        if len(letters) < 3 or NOT_SHOP.search(name) or AMOUNT_TOKEN.search(name) or DATE_TOKEN.search(name):
+            continue
+        if len(letters) < 0.6 * len(name.replace(" ", "")):
+            continue  # logo debris: more marks and digits than letters
+        found.offer("issuer", name, SHOP_HEADER, "head")
+        return
+
+
+def _currency(text: str) -> tuple[str | None, float]:
+    counts: dict[str, int] = {}
+    for m in CURRENCY_TOKEN.finditer(text):
+        code = CURRENCIES[m.group(1).upper() if m.group(1).isalpha() else m.group(1)]
+        counts[code] = counts.get(code, 0) + 1
+    if counts:
+        return max(counts, key=counts.get), EXPLICIT_CURRENCY
+    if GERMAN_SHOP_HINTS.search(text):
+        return "EUR", GERMAN_SHOP
+    return None, 0.0
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def _lines(reading) -> list[str]:
+    layout = getattr(reading, "layout", None)
+    if layout:
+        return [line.text for line in layout.lines]
+    return [line for line in reading.text.splitlines() if line.strip()]
+
+
+def _amounts(line: str) -> list[Decimal]:
+    # Dates and times are not amounts: 18.04.20 and 09:51 would read as 18.04 and 51.
+    line = TIME_TOKEN.sub(" ", DATE_TOKEN.sub(" ", line))
+    out = []
+    for m in AMOUNT_TOKEN.finditer(line):
+        sign, whole, cents, trailing = m.groups()
+        try:
+            value = Decimal(re.sub(r"[.\s]", "", whole) + "." + cents)
+        except InvalidOperation:
+            continue
+        out.append(-value if sign or trailing else value)
+    return out
+
+
+def _money(value: Decimal) -> str:
+    return f"{value:.2f}"
+
+
+class _TextOnly:
+    """A reading of plain text alone, without word boxes."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.layout = None
