@@ -143,3 +143,68 @@ def test_on_s3_a_post_to_a_completed_upload_link_changes_nothing_that_is_read(s3
 def _post_form(target: dict, body: bytes):
     return requests.post(target["url"], data=target["fields"],
                          files={"file": ("statement.pdf", body, "application/pdf")}, timeout=10)
+
+
+# --- what a client may send ------------------------------------------------------------------
+
+GOOD_OFFER = {"filename": "statement.pdf", "content_type": "application/pdf", "size": 1000, "title": None,
+              "kind": "bank_statement", "workspace_id": None}
+BAD_OFFERS = [
+    {"size": 0}, {"size": -1}, {"size": 10 ** 30}, {"size": "1000"}, {"size": True}, {"size": 1.5},
+    {"title": 123}, {"title": ["a"]}, {"title": "x" * 100_000}, {"filename": None}, {"filename": ""},
+    {"filename": {"a": 1}}, {"filename": "a" * 100_000}, {"kind": ["payslip"]}, {"kind": "passport photo"},
+    {"content_type": None}, {"content_type": ["application/pdf"]}, {"content_type": "text/html"},
+    {"workspace_id": 10 ** 30}, {"workspace_id": -5}, {"workspace_id": "1e9"}, {"workspace_id": [1]},
+    {"workspace_id": "9" * 5000}, {"workspace_id": 1.5},
+]
+
+
+def test_an_upload_offer_with_a_value_no_client_should_send_is_a_4xx_and_commits_nothing(world, app):
+    from leadflow.extensions import db
+    from leadflow.models import UploadIntent, User
+    from leadflow.services import documents
+    with app.app_context():
+        user = db.session.get(User, world.client_a.user_id)
+        for bad in BAD_OFFERS:
+            _assert_refused(lambda: documents.offer_direct_upload(user, **{**GOOD_OFFER, **bad},
+                                                                  max_bytes=2 * 1024 * 1024), bad)
+        assert db.session.scalar(db.select(db.func.count(UploadIntent.id))) == 0
+        db.session.remove()
+
+
+def test_a_direct_upload_with_a_value_no_client_should_send_is_a_4xx_and_stores_nothing(world, app):
+    from leadflow.extensions import db
+    from leadflow.models import Document, User
+    from leadflow.services import documents
+    good = {"filename": "statement.pdf", "data": BANK_STATEMENT.read_bytes(), "title": None, "kind": None,
+            "workspace_id": None}
+    with app.app_context():
+        user = db.session.get(User, world.client_a.user_id)
+        for bad in ({"title": 5}, {"kind": 7}, {"workspace_id": 10 ** 30}, {"filename": b"x.pdf"},
+                    {"data": "a string, not bytes"}, {"filename": "n" * 100_000}):
+            _assert_refused(lambda: documents.upload(user, **{**good, **bad}, max_bytes=2 * 1024 * 1024), bad)
+        assert db.session.scalar(db.select(db.func.count(Document.id))) == 0
+        db.session.remove()
+
+
+def _assert_refused(call, bad):
+    from leadflow.errors import LeadflowError
+    from leadflow.extensions import db
+    try:
+        call()
+    except LeadflowError as refused:
+        assert 400 <= refused.status < 500, (bad, refused)
+    else:
+        raise AssertionError(f"accepted {bad}")
+    finally:
+        db.session.rollback()
+
+
+def test_an_offer_of_zero_bytes_over_http_is_400_and_leaves_no_upload_intent(world, app):
+    from leadflow.extensions import db
+    from leadflow.models import UploadIntent
+    answer = world.client_a.api.post("/api/documents/uploads", json={**GOOD_OFFER, "size": 0})
+    assert answer.status_code == 400
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(UploadIntent.id))) == 0
+        db.session.remove()
