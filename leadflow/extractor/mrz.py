@@ -279,10 +279,13 @@ def text_angle(grey) -> float:
 
 
 def _worth_looking(text: str, found: MRZ | None) -> bool:
-    if found is not None or "<<" in text or ID_WORDS.search(text):
+    if found is not None or "<<" in text:
         return True
-    # A turned photo reads as debris: few words of three letters or more.
-    return len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text)) < 12
+    words = len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text))
+    if words >= 60:
+        return False  # a page of prose and figures that OCR read well: a payslip, not a card
+    # A card's words, or debris: a turned photo reads as a few stray letters.
+    return bool(ID_WORDS.search(text)) or words < 12
 
 
 def _score(zone: MRZ) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from pypdf import PdfReader
 from pypdf.errors import FileNotDecryptedError, PyPdfError
 
-from leadflow.extractor import ocr, sniff
+from leadflow.extractor import mrz, ocr, sniff
 from leadflow.extractor.layout import Layout, Word, words_from_pdfplumber_page
 from leadflow.extractor.errors import TooLarge, Unreadable, UnsupportedType
 
@@ -106,7 +106,8 @@ def read_pdf(data: bytes) -> Reading:
                         if ocr_pages > MAX_OCR_PAGES:
                             raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
                         seen = ocr.ocr_page(image)
-                        text, method, words = normalize_text(seen.text), "ocr", seen.words(index + 1)
+                        text = mrz.zone_text(image, normalize_text(seen.text))  # a scanned ID's zone
+                        method, words = "ocr", seen.words(index + 1)
                 pages.append(Page(number=index + 1, text=text, method=method, words=words))
             attachments = _attachments(reader)
         _add_text_layer_words(data, pages)
@@ -123,7 +124,9 @@ def read_pdf(data: bytes) -> Reading:
 def read_image(data: bytes, fmt: str) -> Reading:
     image = open_image(data)
     seen = ocr.ocr_page(image)
-    return Reading(format=fmt, pages=[Page(number=1, text=normalize_text(seen.text), method="ocr",
+    # An ID photo turned or small: its zone is read from the picture itself.
+    text = mrz.zone_text(image, normalize_text(seen.text))
+    return Reading(format=fmt, pages=[Page(number=1, text=text, method="ocr",
                                            words=seen.words(1))])
 
 
