@@ -13,8 +13,7 @@
   // Content types by file name ending, as leadflow.domain.filetypes.ALLOWED names them: browsers
   // leave MT940 untyped and call XML text/xml. The server checks the bytes themselves on completion.
   var TYPES = {pdf: "application/pdf", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg",
-               tif: "image/tiff", tiff: "image/tiff", xml: "application/xml", sta: "text/plain",
-               mt940: "text/plain", txt: "text/plain"};
+               xml: "application/xml", sta: "text/plain", mt940: "text/plain", txt: "text/plain"};
   var PARALLEL = 3;  // a phone on a weak connection does better with a few uploads at a time
   var SETTLED = {VERIFIED: true, REJECTED: true, ACTION_REQUIRED: true};
 

@@ -1,4 +1,6 @@
-"""Who may see a document: one rule for pages, the JSON API, downloads and websocket pushes."""
+"""Who may see a document: one rule for pages, the JSON API, downloads and websocket pushes; and
+who sees what beside it (a document's full history, the brokerage's credits), one rule per screen
+and its API route."""
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -11,6 +13,8 @@ class Role(StrEnum):
 
 
 STAFF_ROLES = frozenset({Role.ADVISOR, Role.BROKERAGE_ADMIN})
+# The credits page and GET /api/credits: what the brokerage pays is its admin's business.
+CREDITS_ROLES = frozenset({Role.BROKERAGE_ADMIN})
 
 
 @dataclass(frozen=True)
@@ -51,3 +55,15 @@ def audience(document: DocumentFacts, brokerage_staff_ids, platform_admin_ids) -
                *sorted(document.workspace_member_ids), *sorted(brokerage_staff_ids),
                *sorted(platform_admin_ids)]
     return list(dict.fromkeys(ordered))
+
+
+def may_see_credits(role) -> bool:
+    """True for the roles that see the brokerage's wallet, on the page and through the API."""
+    return role in CREDITS_ROLES
+
+
+def sees_full_history(role) -> bool:
+    """Staff and platform admins read a document's whole history: people's notes, who did what,
+    and the extraction service's raw answers. Everyone else in the audience sees only when its
+    status changed (what the document's row already tells them, over time)."""
+    return role in STAFF_ROLES or role == Role.PLATFORM_ADMIN

@@ -6,9 +6,13 @@ ALLOWED = {
     "application/pdf": (".pdf",),
     "image/png": (".png",),
     "image/jpeg": (".jpg", ".jpeg"),
-    "image/tiff": (".tif", ".tiff"),
     "application/xml": (".xml",),            # CAMT.053 bank statements, XRechnung
     "text/plain": (".sta", ".mt940", ".txt"),  # MT940 bank statements
+}
+# Types we recognise but do not take, with what to send instead. The extractor reads no TIFF
+# (leadflow.extractor.reading), so one taken at upload would only fail later.
+REFUSED = {
+    "image/tiff": "TIFF scans cannot be read. Please upload the scan as a PDF, or as a JPEG or PNG photo.",
 }
 SNIFF_BYTES = 512
 
@@ -61,6 +65,8 @@ def check(filename: str, head: bytes, size: int, max_bytes: int) -> FileCheck:
                                 "This file is named .pdf but is not a PDF. Please upload the original PDF.")
         raise UploadRefused("unsupported_type",
                             "This file type is not supported. Please upload a PDF, a JPEG or PNG photo, or a bank statement as CAMT XML or MT940.")
+    if detected in REFUSED:
+        raise UploadRefused("unsupported_type", REFUSED[detected])
     if ending and ending not in ALLOWED[detected]:
         raise UploadRefused("content_mismatch",
                             f"This file is named {ending} but its content is {detected}. Please upload the original file.")

@@ -139,11 +139,10 @@ def share(user: User, document_id: str, email: str) -> DocumentShare:
     if not (user.is_staff or user.is_platform_admin or user.id == document.owner_id):
         raise Forbidden("Only the document's owner or the brokerage's staff can share it.")
     target = db.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
-    if target is None:
-        raise InvalidInput("No user with that email address.", code="unknown_user")
-    if target.brokerage_id != document.brokerage_id and not target.is_platform_admin:
-        # A document never leaves its brokerage (leadflow.domain.audience).
-        raise InvalidInput("You can share a document only with people of its brokerage.", code="other_brokerage")
+    # A document never leaves its brokerage (leadflow.domain.audience). Someone of another
+    # brokerage gets the same answer as no one at all: sharing must not reveal who has an account.
+    if target is None or (target.brokerage_id != document.brokerage_id and not target.is_platform_admin):
+        raise InvalidInput("No one in this brokerage has that email address.", code="unknown_user")
     existing = db.session.get(DocumentShare, (document.id, target.id))
     if existing:
         return existing

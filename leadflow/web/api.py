@@ -5,14 +5,14 @@ from sqlalchemy import and_, or_, select
 
 from leadflow import scoping
 from leadflow.billing import service as billing
-from leadflow.domain.audience import Role
+from leadflow.domain.audience import Role, may_see_credits
 from leadflow.domain.lifecycle import Status
 from leadflow.errors import Forbidden, InvalidInput, LeadflowError
 from leadflow.extensions import db
-from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, StatusLogEntry
+from leadflow.models import CreditReservation, Document, DocumentVersion
 from leadflow.services import documents, review, search
 from leadflow.services import versions as version_service
-from leadflow.web import params
+from leadflow.web import pages, params
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 PAGE_SIZE = 50
@@ -98,15 +98,8 @@ def get_document(document_id):
 @login_required
 def history(document_id):
     document = documents.get_visible(current_user, document_id)
-    audit = db.session.scalars(select(AuditEntry).where(AuditEntry.document_id == document.id))
-    log = db.session.scalars(select(StatusLogEntry).where(StatusLogEntry.document_id == document.id))
-    entries = [{"kind": "audit", "at": _iso(a.created_at), "action": a.action, "from_status": a.from_status,
-                "to_status": a.to_status, "actor_id": a.actor_id, "note": a.note, "_order": (a.created_at, 0, a.id)}
-               for a in audit]
-    entries += [{"kind": "callback", "at": _iso(s.created_at), "delivery_id": s.delivery_id, "job_id": s.job_id,
-                 "event_type": s.event_type, "payload": s.payload, "_order": (s.created_at, 1, s.id)} for s in log]
-    entries.sort(key=lambda e: e.pop("_order"))
-    return jsonify(history=entries)
+    return jsonify(history=[dict(entry, at=_iso(entry["at"]))
+                            for entry in pages.document_history(document, current_user.role)])
 
 
 @bp.get("/documents/<document_id>/content")
@@ -185,10 +178,8 @@ def retry(document_id):
 @bp.get("/credits")
 @login_required
 def credits():
-    if current_user.brokerage_id is None:
-        raise InvalidInput("A platform admin has no wallet of their own.")
-    if current_user.role not in (Role.BROKERAGE_ADMIN, Role.ADVISOR):
-        raise Forbidden("Only the brokerage's staff see its credits.")
+    if not may_see_credits(current_user.role):
+        raise Forbidden("Only the brokerage's admin sees its credits.")
     wallet = billing.wallet_state(current_user.brokerage_id)
     open_rows = db.session.scalars(scoping.in_brokerage(CreditReservation, current_user.brokerage_id)
                                    .where(CreditReservation.status == "open")

@@ -10,18 +10,18 @@ from sqlalchemy import func, select
 
 from leadflow import clock, scoping
 from leadflow.billing import service as billing
-from leadflow.domain.audience import Role
+from leadflow.domain.audience import CREDITS_ROLES, Role
 from leadflow.domain.lifecycle import Status, is_system_failure
 from leadflow.domain.verification import LABELS
 from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
-from leadflow.models import (AuditEntry, Brokerage, CreditReservation, Document, DocumentVersion, ExtractionJob,
-                             StatusLogEntry, User, Workspace, WorkspaceMember)
+from leadflow.models import (Brokerage, CreditReservation, Document, DocumentVersion, ExtractionJob, User, Workspace,
+                             WorkspaceMember)
 from leadflow.services import checklist, counts, documents, review, search
 from leadflow.services import versions as version_service
 from leadflow.web import params
 from leadflow.web.auth import roles_required
-from leadflow.web.pages import LIST_LIMIT, documents_for, live_list
+from leadflow.web.pages import LIST_LIMIT, document_history, documents_for, live_list
 from leadflow.wiring import adapters
 
 bp = Blueprint("dashboard", __name__)
@@ -246,7 +246,7 @@ def retry(document_id):
 # --- credits --------------------------------------------------------------------------------
 
 @bp.get("/credits")
-@roles_required(Role.BROKERAGE_ADMIN)
+@roles_required(*CREDITS_ROLES)
 def credits():
     brokerage_id = current_user.brokerage_id
     wallet = billing.wallet_state(brokerage_id)
@@ -474,14 +474,8 @@ def _versions_panel(doc: Document) -> dict:
 
 
 def _history_panel(doc: Document) -> dict:
-    audit = db.session.scalars(select(AuditEntry).where(AuditEntry.document_id == doc.id)
-                               .order_by(AuditEntry.created_at, AuditEntry.id)).all()
-    log = db.session.scalars(select(StatusLogEntry).where(StatusLogEntry.document_id == doc.id)
-                             .order_by(StatusLogEntry.created_at, StatusLogEntry.id)).all()
-    entries = [{"at": a.created_at, "kind": "audit", "entry": a, "order": (a.created_at, 0, a.id)} for a in audit]
-    entries += [{"at": s.created_at, "kind": "callback", "entry": s, "order": (s.created_at, 1, s.id)} for s in log]
-    entries.sort(key=lambda e: e["order"])
-    return {"history": entries, "actors": _names({a.actor_id for a in audit})}
+    history = document_history(doc, current_user.role)
+    return {"history": history, "actors": _names({e.get("actor_id") for e in history})}
 
 
 def _content_versions(doc: Document) -> list[DocumentVersion]:

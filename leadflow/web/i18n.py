@@ -77,9 +77,9 @@ TEXT = {
     "drop_title": ("Drag files here", "Dateien hierher ziehen"),
     "drop_or": ("or", "oder"),
     "drop_choose": ("choose files", "Dateien auswählen"),
-    "drop_hint": ("PDF, JPEG or PNG photos, TIFF; bank statements also as CAMT XML or MT940. Up to {mb} MB each. "
+    "drop_hint": ("PDF, JPEG or PNG photos; bank statements also as CAMT XML or MT940. Up to {mb} MB each. "
                   "Several at once is fine.",
-                  "PDF, JPEG- oder PNG-Fotos, TIFF; Kontoauszüge auch als CAMT-XML oder MT940. Bis {mb} MB pro Datei. "
+                  "PDF, JPEG- oder PNG-Fotos; Kontoauszüge auch als CAMT-XML oder MT940. Bis {mb} MB pro Datei. "
                   "Mehrere auf einmal sind kein Problem."),
     "kind_label": ("What are they?", "Was ist das?"),
     "kind_unsure": ("I am not sure: find out for me", "Weiß ich nicht: bitte erkennen"),

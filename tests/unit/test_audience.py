@@ -1,5 +1,7 @@
 """Who may see a document."""
-from leadflow.domain.audience import DocumentFacts, Role, Viewer, audience, may_see
+import pytest
+
+from leadflow.domain.audience import DocumentFacts, Role, Viewer, audience, may_see, may_see_credits, sees_full_history
 
 DOC = DocumentFacts(brokerage_id=1, owner_id=10, workspace_member_ids=frozenset({11, 10}),
                     shared_with_ids=frozenset({12}))
@@ -34,3 +36,15 @@ def test_another_brokerages_staff_and_other_clients_may_not():
 
 def test_the_audience_lists_everyone_once_owner_first():
     assert audience(DOC, brokerage_staff_ids=[20, 11], platform_admin_ids=[30, 10]) == [10, 12, 11, 20, 30]
+
+
+@pytest.mark.parametrize("role, allowed", [("brokerage_admin", True), ("advisor", False), ("client", False),
+                                           ("platform_admin", False)])
+def test_only_a_brokerage_admin_sees_the_credits(role, allowed):
+    assert may_see_credits(Role(role)) is allowed
+
+
+@pytest.mark.parametrize("role, full", [("advisor", True), ("brokerage_admin", True), ("platform_admin", True),
+                                        ("client", False)])
+def test_only_staff_and_platform_admins_read_a_documents_full_history(role, full):
+    assert sees_full_history(Role(role)) is full

@@ -41,3 +41,13 @@ def test_an_unknown_type_is_refused():
     with pytest.raises(UploadRefused) as refused:
         check("notes.docx", b"PK\x03\x04", 100, MB)
     assert refused.value.code == "unsupported_type"
+
+
+@pytest.mark.parametrize("name,head", [("scan.tif", b"II*\x00\x08\x00\x00\x00"), ("scan.tiff", b"MM\x00*\x00\x00\x00\x08"),
+                                       ("scan.pdf", b"II*\x00\x08\x00\x00\x00")])
+def test_a_tiff_is_refused_at_upload_with_what_to_send_instead(name, head):
+    # The extractor reads no TIFF: taken at upload, it could only fail later.
+    with pytest.raises(UploadRefused) as refused:
+        check(name, head, 100, MB)
+    assert refused.value.code == "unsupported_type"
+    assert "TIFF" in refused.value.message and "PDF" in refused.value.message
