@@ -36,9 +36,11 @@ run: $(VENV)/.runtime system-run
 test: $(VENV)/.dev system-test services
 	$(PY) -m pytest -q -p no:cacheprovider
 
-# Classification and field accuracy, seconds per page, on every file in ../shared/samples.
-eval-extraction: $(VENV)/.runtime system-run
-	$(PY) bench/eval_extraction.py
+# Field accuracy on generated documents (held-out layouts next to development ones, end-to-end
+# verdicts, OCR time against the tesseract command), then on every file in ../shared/samples.
+# The generator needs reportlab (dev requirements). EVAL_ARGS="--quick" or "--types payslip --misses".
+eval-extraction: $(VENV)/.dev system-run
+	$(PY) bench/eval_extraction.py $(EVAL_ARGS)
 
 # Workers SIGKILLed, Redis restarted, a faulty extractor: nothing lost, stuck or done twice.
 # CHAOS_ARGS="--documents 500 --seed 7" raises the scale or replays a run.
