@@ -11,6 +11,8 @@ log = logging.getLogger(__name__)
 LINE_OVERLAP = 0.5
 # A gap wider than this many line heights separates two columns (a space is about a third of one).
 COLUMN_GAP = 1.0
+# ... or this many of the page's usual word spaces, whichever is wider.
+SPACES_PER_GAP = 2.2
 # How far below a label its value may stand, in line heights (a label above a two-line address).
 BELOW_REACH = 3.5
 # A table column's values may stand this many lines under its header.
@@ -117,10 +119,25 @@ def group_lines(words: Iterable[Word]) -> list[Line]:
                 band.append(word)
             else:
                 bands.append([word])
-        for band in bands:
-            ordered = sorted(band, key=lambda w: w.x0)
-            out.append(Line(page=page, words=ordered, segments=_segments(ordered)))
+        rows = [sorted(band, key=lambda w: w.x0) for band in bands]
+        space = _word_space(rows)
+        for ordered in rows:
+            out.append(Line(page=page, words=ordered, segments=_segments(ordered, space)))
     return out
+
+
+def _word_space(rows: list[list[Word]]) -> float:
+    """The page's usual gap between two words of one phrase. Text layers measure words by font
+    size, OCR by ink, so a space is a quarter of a height in one and a whole height in the other."""
+    gaps = []
+    for row in rows:
+        heights = sorted(w.height for w in row)
+        height = heights[len(heights) // 2]
+        gaps += [b.x0 - a.x1 for a, b in zip(row, row[1:]) if 0 < b.x0 - a.x1 < 2 * height]
+    if not gaps:
+        return 0.0
+    gaps.sort()
+    return gaps[len(gaps) // 2]
 
 
 def _overlaps(band: list[Word], word: Word) -> bool:
@@ -133,9 +150,9 @@ def _overlaps(band: list[Word], word: Word) -> bool:
     return shared >= LINE_OVERLAP * min(word.height, bottom - top)
 
 
-def _segments(words: list[Word]) -> list[Segment]:
+def _segments(words: list[Word], space: float = 0.0) -> list[Segment]:
     heights = sorted(w.height for w in words)
-    gap = COLUMN_GAP * heights[len(heights) // 2]
+    gap = max(COLUMN_GAP * heights[len(heights) // 2], SPACES_PER_GAP * space)
     segments = [[words[0]]]
     for prev, word in zip(words, words[1:]):
         if word.x0 - prev.x1 > gap:
@@ -225,7 +242,7 @@ class Layout:
             value = parse(rest)
             if value is not None:
                 return Found(value, label_text, "right", RIGHT_SAME_SEGMENT, line.page, rest)
-        for neighbour in line.segments[si + 1:si + 3]:
+        for neighbour in line.segments[si + 1:si + 4]:
             if is_label and is_label(neighbour.text):
                 break
             value = parse(_lead_in(neighbour.text))

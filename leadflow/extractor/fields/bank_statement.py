@@ -195,12 +195,21 @@ def _bank_name(raw: str) -> str | None:
 def _bank(text: str) -> str | None:
     head = p.lines(text)[:8]
     for line in head:
-        for segment in p.segments(line):
+        for segment in map(_untitled, p.segments(line)):
             form = p.LEGAL_FORM.search(segment)
             if BANK_WORD.search(segment) and form:
                 return re.split(r"\s[·•]\s|,|\s-\s", segment[:form.end()])[0].strip()
     for line in head:
-        for segment in p.segments(line):
+        for segment in map(_untitled, p.segments(line)):
             if BANK_WORD.search(segment) and len(segment) <= 60:
                 return re.split(r"\s[·•]\s|,|\s-\s", segment)[0].strip()
     return p.company(text)
+
+
+def _untitled(segment: str) -> str:
+    """A heading OCR ran into the bank's name ("Account statement Musterbank AG") is not part of it."""
+    return STATEMENT_TITLE.sub("", segment).strip()
+
+
+STATEMENT_TITLE = re.compile(r"^(?:konto\s?auszug|account statement|bank statement|statement of account|auszug)"
+                             r"(?:\s+nr\.?\s*\S+)?\s*[-:|·]?\s*", re.IGNORECASE)

@@ -11,6 +11,7 @@ from leadflow.extractor.layout import Found, Layout
 FLAT_LABEL = 0.85  # the flat-text reader found it right after a label
 STRUCTURE = 0.75  # a shape that means it (a DIN 5008 return address, an addressee after "Herrn")
 GUESS = 0.55  # position or shape alone (the first company in the letterhead)
+UNLABELLED = 0.4  # a value standing in for another ("net pay is the payout"): a person checks it
 AGREEMENT = 0.04  # each further independent way that found the same value
 FAILED_CHECK = 0.35  # a cross-check failed: below LeadFlow's 0.5, a person looks
 PASSED_CHECK = 0.08  # a cross-check passed: two values that agree with each other are surer

@@ -33,7 +33,7 @@ def amount(raw: str) -> str | None:
 
 def amounts(raw: str) -> list[str]:
     out = []
-    for match in AMOUNT.finditer(raw):
+    for match in AMOUNT.finditer(_ocr_repaired(raw)):
         sign, whole, fraction, trailing_minus = match.groups()
         digits = re.sub(r"[.,’' ]", "", whole)
         try:
@@ -58,6 +58,15 @@ def euros(raw: str) -> str | None:
     sign = m.group(1) or m.group(3)
     digits = (m.group(2) or m.group(4)).replace(".", "")
     return f"{'-' if sign else ''}{int(digits)}.00"
+
+
+def _ocr_repaired(raw: str) -> str:
+    """Amounts as OCR garbles them, where no printed style could mean anything else:
+    "20::693,52" and "20:693,52" (a dot read as colons), "508 ,59" (a space before the cents),
+    "1,286,91" (a thousands dot read as a comma)."""
+    raw = re.sub(r"(?<=\d)[:;]{1,2}(?=\d{3}[.,]\d{2}(?!\d))", ".", raw)
+    raw = re.sub(r"(?<=\d) (?=[.,]\d{2}(?![\d.,]))", "", raw)
+    return re.sub(r"(?<![\d.,])(\d{1,3}),(\d{3}),(\d{2})(?![\d.,])", r"\1.\2,\3", raw)
 
 
 def money(raw: str) -> str | None:

@@ -4,8 +4,8 @@ import re
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
-from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings,
-                                               label_test, lexicon)
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, UNLABELLED, Check, FieldsRead,
+                                               Findings, label_test, lexicon)
 from leadflow.extractor.fields.types import AMOUNT, IBAN, MONTH, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -81,6 +81,10 @@ def parse(reading) -> FieldsRead:
         f.offer(name, p.after_label(text, flat), FLAT_LABEL)
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
+    if not f.candidates["net"]:
+        # Without deductions after net pay the payout is the net pay; a guess, so a person checks it.
+        for option in f.options("payout")[:1]:
+            f.offer("net", option.value, UNLABELLED, "payout", option.page)
     if not f.candidates["payout"]:
         # Without deductions after net pay, the payout is the net pay.
         for option in f.options("net")[:1]:
