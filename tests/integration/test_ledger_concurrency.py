@@ -162,3 +162,27 @@ def _seed(db, job_ids):
                                      status="accepted"))
     db.session.commit()
     return brokerage.id
+
+
+def test_the_credits_page_tick_is_the_ledger_checks_verdict_not_the_wallets_own_sum(world, app):
+    """The wallet's columns can add up while the reservations say otherwise (the issue's "wallet
+    says 70 settled, reservations charged 79"): the page must show what `ledger-check` says."""
+    from leadflow.extensions import db
+    from leadflow.models import CreditWallet
+    admin = world.admin_a.api
+    assert "✓" in _tick(admin.get("/credits").text)
+    with app.app_context():
+        db.session.execute(db.update(CreditWallet).where(CreditWallet.brokerage_id == world.brokerage_a)
+                           .values(balance=CreditWallet.balance - 9, settled=CreditWallet.settled + 9))
+        db.session.commit()
+        db.session.remove()
+    page = admin.get("/credits").text
+    assert "✗" in _tick(page)
+    assert "wallet says 9 settled, reservations charged 0" in page
+    check = app.test_cli_runner().invoke(args=["leadflow", "ledger-check"])
+    assert check.exit_code == 1 and "wallet says 9 settled, reservations charged 0" in check.output
+    assert "✓" in _tick(world.admin_b.api.get("/credits").text), "another brokerage's wallet is its own"
+
+
+def _tick(page: str) -> str:
+    return page.split('data-testid="balanced"', 1)[1].split("</div>", 1)[0]
