@@ -296,3 +296,59 @@ def test_no_route_answers_a_5xx_or_writes_when_it_refuses_hostile_input(hostile)
                 changed = {t: (before[t], after[t]) for t in GUARDED_TABLES if before[t] != after[t]}
                 assert not changed, f"{label} answered {status} and wrote {changed}"
         drive()
+
+
+def _cursor_of(raw: str) -> str:
+    return _b64(raw.encode())
+
+
+# The probe's findings (issue 10), each as it was sent: (role, method, path, request keywords, answers allowed).
+# "{doc}" is a document of the signed-in brokerage, "{case}" its case.
+FOUND = [
+    ("advisor", "GET", f"/workspaces/{10 ** 30}", {}, {404}),
+    ("advisor", "GET", f"/workspaces/{2 ** 63}/checklist", {}, {404}),
+    ("advisor", "GET", f"/dashboard?workspace={10 ** 30}", {}, {200}),   # dropped, and said so
+    ("advisor", "GET", f"/dashboard?client={10 ** 30}&cursor={_cursor_of(f'{10 ** 30}|{10 ** 30}')}", {}, {200}),
+    ("advisor", "GET", f"/partials/documents?view=workspace&workspace={10 ** 30}", {}, {200}),
+    ("advisor", "GET", f"/api/documents?workspace_id={10 ** 30}", {}, {400}),
+    ("advisor", "GET", f"/api/documents?cursor={_cursor_of('2026-11-15T12:00:00|a' + chr(0) + 'b')}", {}, {400}),
+    ("advisor", "GET", "/api/documents/{doc}/content?version=" + str(10 ** 30), {}, {400}),
+    ("advisor", "GET", "/api/documents/{doc}/schema?version=-1", {}, {400}),
+    ("advisor", "GET", "/documents/{doc}/diff?from=1&to=" + str(10 ** 30), {}, {400}),
+    ("advisor", "GET", "/documents/" + "a" * 5000, {}, {404}),
+    ("advisor", "GET", "/api/documents/%00", {}, {404}),
+    ("client", "POST", "/api/documents/uploads", {"json": {"filename": "a.pdf", "content_type": "application/pdf",
+                                                           "size": 0}}, {400}),
+    ("client", "POST", "/api/documents/uploads", {"json": {"filename": "a.pdf", "content_type": "application/pdf",
+                                                           "size": -5}}, {400}),
+    ("client", "POST", "/api/documents/uploads", {"json": {"filename": "a.pdf", "content_type": "application/pdf",
+                                                           "size": 100, "title": 5}}, {400}),
+    ("client", "POST", "/api/documents/uploads", {"json": {"filename": "a.pdf", "content_type": "application/pdf",
+                                                           "size": 100, "workspace_id": 10 ** 30}}, {400}),
+    ("client", "POST", "/api/documents/uploads", {"json": ["filename", "a.pdf"]}, {400}),
+    ("client", "POST", "/api/documents/upload", {"data": {"file": b"%PDF-1.4",
+                                                          "workspace_id": str(10 ** 30)}}, {400}),
+    ("client", "POST", "/portal/upload", {"data": {"file": b"%PDF-1.4",
+                                                   "workspace_id": str(10 ** 30)}}, {400}),
+    ("client", "POST", "/portal/upload", {"data": {"file": b"%PDF-1.4", "kind": "pay\x00slip"}},
+     {400}),
+    ("advisor", "POST", "/api/documents/{doc}/shares", {"json": {"email": "x\x00@a.example"}}, {400}),
+    ("anonymous", "POST", "/login?next=/%0d%0a/evil.example", {"data": {"email": "a\x00@b", "password": "x"}},
+     {400, 401, 429}),
+    ("platform_admin", "POST", "/review/%00/decide", {"data": {"action": "reject", "reason": "x"}}, {404}),
+]
+
+
+@pytest.mark.parametrize("role, method, path, request_kwargs, allowed", FOUND,
+                         ids=[f"{m} {p[:60]}" for _, m, p, _, _ in FOUND])
+def test_each_input_the_probe_found_is_a_4xx_that_writes_nothing(hostile, role, method, path, request_kwargs,
+                                                                 allowed):
+    client = hostile.clients[role]
+    headers = {"X-CSRFToken": client.csrf} if client.csrf and method != "GET" else {}
+    path = path.format(doc=hostile.documents[0], case=hostile.workspaces[0])
+    if "data" in request_kwargs and "file" in request_kwargs["data"]:
+        request_kwargs = {"data": dict(request_kwargs["data"], file=(BytesIO(request_kwargs["data"]["file"]), "a.pdf"))}
+    before = _row_counts(hostile.app)
+    response = client.open(path, method=method, headers=headers, **request_kwargs)
+    assert response.status_code in allowed, response.get_data(as_text=True)[:500]
+    assert _row_counts(hostile.app) == before
