@@ -133,6 +133,11 @@ def test_scans_have_no_text_layer_and_photos_are_jpegs(document_type):
     assert scan.fields == generate(document_type, layout_id, seed=2).fields
 
 
+def test_scans_and_photos_are_reproducible_too():
+    for rendering in ("scan_pdf", "photo"):
+        assert generate("invoice", "L5", 3, rendering).data == generate("invoice", "L5", 3, rendering).data
+
+
 def test_a_photo_of_a_statement_shows_all_its_bookings_on_its_one_page():
     """A photo is of page 1 only, so its statement is drawn short enough to end there."""
     for layout_id, function in LAYOUTS["bank_statement"].items():
