@@ -81,26 +81,28 @@ def upper_case_notice(rng: random.Random, spec: Spec) -> Draft:
 
 
 @layout("tax_assessment", "L6", HELD_OUT)
-def adviser_check(rng: random.Random, spec: Spec) -> Draft:
-    """A tax adviser's check of the assessment: German/English, 'Veranlagungszeitraum', assessed and declared
-    figures side by side in two columns (the assessed ones count)."""
+def elster_assessment_data(rng: random.Random, spec: Spec) -> Draft:
+    """The assessment's data as ELSTER shows them for download: a header grid with labels above values,
+    'Veranlagungszeitraum', then a 'Kennzahl | Bezeichnung | Betrag' table, taxable income in whole euros."""
     a = assessment(rng)
-    s = Sheet("dejavu-serif", "Bescheidprüfung")
-    s.text(20, 18, "Bescheidprüfung / Assessment check", 14, bold=True)
-    s.text(20, 26, f"Mandant / Client: {a.taxpayer.plain}", 10)
-    s.text(20, 32, f"Veranlagungszeitraum {a.year} · Einkommensteuer", 10)
-    s.text(20, 38, f"Bescheid: {a.office}, vom {fake.day(a.issued, 'long_de')}, St.-Nr. {a.number}", 9)
-    declared_income = a.income + rng.randint(-2500, -100)
-    declared_tax = a.income_tax - rng.randint(30, 800)
-    y = s.table(20, 52, (80, 32, 32, 26), [
-        ("Position", "laut Bescheid", "laut Erklärung", "Abweichung"),
-        ("Zu versteuerndes Einkommen", fake.amount(a.income), fake.amount(declared_income),
-         fake.amount(a.income - declared_income)),
-        ("Einkommensteuer", fake.amount(a.income_tax), fake.amount(declared_tax), fake.amount(a.income_tax - declared_tax)),
-        ("Solidaritätszuschlag", fake.amount(a.solidarity), fake.amount(a.solidarity), "0,00"),
-        ("Kirchensteuer", fake.amount(a.church_tax), fake.amount(a.church_tax), "0,00"),
-    ], size=8.5, aligns=("left", "right", "right", "right"), grid=True)
-    s.text(20, y + 10, "Ergebnis: Der Bescheid weicht von der Erklärung ab; Einspruchsfrist bis "
-                       f"{fake.day(a.issued + timedelta(days=31))}.", 9)
-    s.text(20, y + 16, "Result: the assessment differs from the return; objection deadline as above.", 9)
+    s = Sheet("dejavu-serif", "Bescheiddaten")
+    s.text(20, 18, "Elektronischer Steuerbescheid - Bescheiddaten", 13, bold=True)
+    s.text(20, 24, "Einkommensteuer · abgerufen über Mein ELSTER", 8.5)
+    cells = (("Veranlagungszeitraum", str(a.year)), ("Steuernummer", a.number), ("Finanzamt", a.office),
+             ("Bekanntgabe", fake.day(a.issued + timedelta(days=3))), ("Steuerpflichtige/r", a.taxpayer.plain),
+             ("Bescheidart", "Erstbescheid"))
+    for index, (label, value) in enumerate(cells):
+        x, y = 20 + (index % 3) * 58, 36 + (index // 3) * 13
+        s.text(x, y, label, 7, bold=True)
+        s.text(x, y + 5, value, 9)
+    y = s.table(20, 70, (22, 108, 40), [
+        ("Kennzahl", "Bezeichnung", "Betrag in EUR"),
+        ("zvE", "Zu versteuerndes Einkommen", _euros(a.income).removesuffix(" €")),
+        ("ESt", "Festgesetzte Einkommensteuer", fake.amount(a.income_tax)),
+        ("SolZ", "Festgesetzter Solidaritätszuschlag", fake.amount(a.solidarity)),
+        ("KiSt", "Festgesetzte Kirchensteuer", fake.amount(a.church_tax)),
+        ("LSt", "Anzurechnende Lohnsteuer", fake.amount(a.paid)),
+        ("Saldo", "Abschlusszahlung (+) / Erstattung (-)", fake.amount(a.balance)),
+    ], size=9, aligns=("left", "left", "right"), grid=True)
+    s.text(20, y + 10, "Maßgeblich ist allein der schriftliche bzw. elektronisch bekannt gegebene Bescheid.", 8)
     return Draft(s.pdf(), a.truth(), a.taxpayer.name)
