@@ -3,7 +3,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification import Applicant, verify_type
 from leadflow.domain.verification import bank_statement, payslip
 from leadflow.domain.verification.names import names_match, tokens
