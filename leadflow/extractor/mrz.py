@@ -147,6 +147,9 @@ def parse_mrz(lines: list[str], fmt: str) -> MRZ | None:
     }
     if head[0] != "V":  # visas (MRV-A, MRV-B) carry no composite check digit
         checks["composite"] = check_digit(composite) == composite_check.translate(TO_DIGIT)
+    # Names hold letters only: a digit there is OCR's O, I, B, S, Z or G (not in the number fields,
+    # where both are possible and the check digits decide).
+    names = names.translate(TO_LETTER)
     # OCR reads long runs of the filler '<' as K; no name ends in three K's.
     names = re.sub(r"K{3,}$", "", re.sub(r"<{2,}K{3,}.*$", "", names)) if "KKK" in names else names
     surname, _, given = names.partition("<<")
@@ -273,6 +276,9 @@ def text_angle(grey) -> float:
     the angle at which the rows' ink profile is most uneven (lines and gaps sharply apart).
     Level and upside down look alike here; which of the two is right, the check digits decide."""
     ink = _ink(grey, ANALYSIS_WIDTH)
+    # The paper's or the card's own edges near the picture's border are long straight lines that
+    # would outweigh the text; the middle of the picture holds the text that matters.
+    ink = ink.crop((ink.width * 8 // 100, ink.height * 8 // 100, ink.width * 92 // 100, ink.height * 92 // 100))
     coarse = max(range(-90, 90, 3), key=lambda a: _row_contrast(ink, a))
     fine = max((coarse + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a))
     return fine
@@ -293,14 +299,18 @@ def _score(zone: MRZ) -> tuple[int, int]:
 
 
 def _ink(grey, width: int):
-    """Dark strokes on a lighter ground as white-on-black, at `width` pixels across: the local
-    background (a blur) minus the image, so uneven light and tinted card prints drop out."""
+    """Dark strokes on a lighter ground as white-on-black, at `width` pixels across (never more
+    than the picture has): the local background (a blur) minus the image, so uneven light and
+    tinted card prints drop out."""
     from PIL import Image, ImageChops, ImageFilter
     scale = width / grey.width
     small = grey.resize((width, max(1, round(grey.height * scale))), Image.BILINEAR) if scale < 1 else grey
     background = small.filter(ImageFilter.GaussianBlur(max(4, small.width // 60)))
-    strokes = ImageChops.subtract(background, small)
-    return strokes.point(lambda v: 255 if v > 24 else 0)
+    strokes = ImageChops.subtract(background, small).point(lambda v: 255 if v > 24 else 0)
+    # Dark areas (a desk around the page, a photo on the card) are not strokes: what survives an
+    # opening wider than any pen stroke is an area, and is taken away.
+    areas = strokes.filter(ImageFilter.MinFilter(9)).filter(ImageFilter.MaxFilter(9))
+    return ImageChops.subtract(strokes, areas)
 
 
 def _row_contrast(ink, angle: float) -> float:
