@@ -52,7 +52,7 @@ def find_mrz(text: str) -> MRZ | None:
     """The last machine-readable zone in `text` (it sits at the bottom of the page), parsed."""
     lines = [clean(raw) for raw in text.splitlines()]
     lines = [line for line in lines if CANDIDATE.match(line)]
-    best = None  # when no zone passes every check: the one passing most, the last on the page first
+    best = None  # the zone passing most checks with the least padding; the last on the page first
     for fmt, (count, width) in (("TD3", FORMATS["TD3"]), ("TD2", FORMATS["TD2"]), ("TD1", FORMATS["TD1"])):
         for end in range(len(lines), count - 1, -1):
             block = lines[end - count:end]
@@ -61,9 +61,8 @@ def find_mrz(text: str) -> MRZ | None:
                 parsed = parse_mrz([fit(line, width) for line in block], fmt)
                 if parsed and not parsed.valid:
                     parsed = _repair(block, width, fmt) or parsed
-                if parsed and parsed.valid:
-                    return parsed
-                # Ties go to the block whose lines needed the least padding to their format.
+                # Ties go to the block whose lines needed the least padding to their format (a
+                # visa's 36-character zone also fits a passport's 44 when padded).
                 rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
                 if parsed and (best is None or rank > best[0]):
                     best = (rank, parsed)
