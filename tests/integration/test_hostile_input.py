@@ -31,6 +31,7 @@ GUARDED_TABLES = ("documents", "upload_intents", "document_versions", "document_
                   "workspaces", "workspace_members", "users", "api_tokens", "document_status_counts")
 EXAMPLES_PER_ROUTE = 12
 ROLES = ("anonymous", "client", "advisor", "brokerage_admin", "platform_admin", "bearer")
+SESSION_ROLES = ROLES[1:5]
 
 HUGE = [10 ** 30, -1, 2 ** 63, 0, 2 ** 64 + 1, -(2 ** 63) - 1, 2 ** 31, -10 ** 30]
 # Each attack fills the fields of a request from one family of hostile values, next to plausible ones.
@@ -184,9 +185,16 @@ def _client(app, ns, role):
     if role == "bearer":
         client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {ns.tokens['bearer']}"
     elif role != "anonymous":
+        from leadflow.extensions import db
+        from leadflow.models import User
+        from leadflow.web.auth import SESSION_VERSION
+        with app.app_context():
+            version = db.session.get(User, ns.users[role]).session_version
+            db.session.remove()
         with client.session_transaction() as session:
             session["_user_id"] = str(ns.users[role])
             session["_fresh"] = True
+            session[SESSION_VERSION] = version
     if role != "bearer":
         page = client.get("/login").get_data(as_text=True) if role == "anonymous" else \
             client.get("/documents/none").get_data(as_text=True)
@@ -295,7 +303,11 @@ def test_no_route_answers_a_5xx_or_writes_when_it_refuses_hostile_input(hostile)
                 after = _row_counts(app)
                 changed = {t: (before[t], after[t]) for t in GUARDED_TABLES if before[t] != after[t]}
                 assert not changed, f"{label} answered {status} and wrote {changed}"
+            if rule.endpoint.startswith("auth.") and role in SESSION_ROLES:
+                hostile.clients[role] = _client(app, hostile, role)   # signing out ends every session of theirs
         drive()
+        if rule.endpoint.startswith("auth."):
+            hostile.clients.update({role: _client(app, hostile, role) for role in SESSION_ROLES})
 
 
 def _cursor_of(raw: str) -> str:
