@@ -31,7 +31,8 @@ class Watched:
         self.page = self.context.new_page()
         self.page.on("console", lambda message: message.type == "error" and "Content Security Policy" in message.text
                      and self.console.append(message.text))
-        self.page.goto("/login")
+        login = self.page.goto("/login")
+        assert "script-src 'self'" in (login.headers.get("content-security-policy") or ""), "no policy to run under"
         self.page.fill("#email", person.email)
         self.page.fill("#password", person.password)
         self.page.get_by_role("button", name="Sign in").click()
