@@ -167,6 +167,8 @@ class Layout:
 
     def __init__(self, words: Iterable[Word]):
         self.lines = group_lines(words)
+        # Text layers report no confidence (100); OCR rarely is that sure of every word.
+        self.scanned = any(w.conf < 100 for line in self.lines for w in line.words)
 
     def __bool__(self) -> bool:
         return bool(self.lines)

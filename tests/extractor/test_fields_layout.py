@@ -91,3 +91,18 @@ def test_a_customised_shape_carries_confidences_for_exactly_its_fields():
     assert data["content"]["field_confidence"] == {"net": pytest.approx(data["content"]["field_confidence"]["net"]),
                                                    "no_such_field": 0.0}
     assert data["content"]["field_confidence"]["net"] >= 0.9
+
+
+def test_on_a_scan_a_label_glued_to_its_neighbour_is_still_found_a_little_less_surely():
+    from leadflow.extractor.fields.finding import Findings
+    from leadflow.extractor.fields.invoice import NET_LABEL
+    from leadflow.extractor.fields.parse import money
+    from leadflow.extractor.layout import Layout, Word
+    scan = Layout([Word("SUMMESNETTOSS", 190, 900, 420, 930, 1, 71.0), Word("848,51", 1600, 900, 1700, 930, 1, 93.0)])
+    text = Layout([Word("SUMMESNETTOSS", 190, 900, 420, 930, 1), Word("848,51", 1600, 900, 1700, 930, 1)])
+    found = Findings(["net"])
+    found.look(scan, "net", NET_LABEL, money)
+    assert [(c.value, c.confidence < 0.9) for c in found.candidates["net"]] == [("848.51", True)]
+    unglued = Findings(["net"])
+    unglued.look(text, "net", NET_LABEL, money)
+    assert unglued.candidates["net"] == []

@@ -111,3 +111,7 @@ def test_tax_offices_are_named_as_the_office_calls_itself(raw, expected):
                                            ("10.420,00 €", "10420.00"), ("2025", None), ("10.09.2025", None)])
 def test_tax_offices_whole_euros_are_amounts_and_years_are_not(raw, expected):
     assert parse.euros(raw) == expected
+
+
+def test_a_district_numeral_ocr_read_as_letters_is_the_numeral():
+    assert _office("Finanzamt Frankfurt am Main Ill") == "Finanzamt Frankfurt am Main III"

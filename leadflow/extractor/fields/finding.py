@@ -62,9 +62,15 @@ class Findings:
 
     def look(self, layout: Layout, name: str, label: str | re.Pattern, parse, *, weight: float = 1.0,
              is_label=None, below: bool = True) -> None:
-        """Offer every value the layout finds next to this label."""
-        if layout:
-            self.offer_found(name, layout.find(label, parse, is_label=is_label, below=below), weight)
+        """Offer every value the layout finds next to this label. On a scan, a label OCR glued to
+        its neighbours ("SUMMESNETTOSS") is looked for inside words too, when nothing else matched."""
+        if not layout:
+            return
+        found = layout.find(label, parse, is_label=is_label, below=below)
+        if not found and layout.scanned and label in LOOSE:
+            found = layout.find(LOOSE[label], parse, is_label=is_label, below=below)
+            weight *= GLUED
+        self.offer_found(name, found, weight)
 
     def options(self, name: str) -> list[Candidate]:
         """Distinct values, best first; a value found several ways is surer than one found once."""
@@ -124,7 +130,17 @@ def lexicon(*labels: str) -> re.Pattern:
     parts = []
     for label in labels:
         parts.append(label.replace(" ", r"[\s\-]?") if not label.startswith("re:") else label[3:])
-    return re.compile(r"(?<![\w\-.])(?:" + "|".join(parts) + r")(?![\w])", re.IGNORECASE)
+    alternatives = "|".join(parts)
+    pattern = re.compile(r"(?<![\w\-.])(?:" + alternatives + r")(?![\w])", re.IGNORECASE)
+    # Only labels of five letters or more: a short one ("net", "ust") hides inside too many words.
+    long_parts = [part for part in parts if len(re.sub(r"[^a-zäöüß]", "", part.lower())) >= 5]
+    if long_parts:
+        LOOSE[pattern] = re.compile("(?:" + "|".join(long_parts) + ")", re.IGNORECASE)
+    return pattern
+
+
+LOOSE: dict[re.Pattern, re.Pattern] = {}  # a lexicon's pattern -> the same labels inside words
+GLUED = 0.85  # a label found inside a word on a scan is a little less sure
 
 
 def label_test(*patterns: re.Pattern) -> Callable[[str], bool]:

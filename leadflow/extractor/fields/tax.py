@@ -30,7 +30,7 @@ TAX_NUMBER = re.compile(r"(?<![\d/])(?:\d{2,3}/\d{3,4}/\d{4,5}|\d{5}/\d{5}|\d{2,
 # hyphenated parts, "am Main", a district suffix.
 TAX_OFFICE = re.compile(r"\bFinanzamt\s+[A-ZÄÖÜ][\wäöüß]+(?:-[A-ZÄÖÜ][\wäöüß]+)*"
                         r"(?:\s(?:am|an der|in der|im|ob der)\s[A-ZÄÖÜ][\wäöüß]+)?(?:\s?\([A-ZÄÖÜ][\wäöüß]+\))?"
-                        r"(?:[\s-](?:Mitte|Nord|Süd|Ost|West|Land|Stadt|I{1,3}|IV|V|VI))?\b")
+                        r"(?:[\s-](?:Mitte|Nord|Süd|Ost|West|Land|Stadt|[Il1]{1,3}|IV|V|VI))?\b")
 
 YEAR_LABEL = lexicon(r"re:bescheid\s+für", "für das kalender jahr", "für das jahr", "kalender jahr",
                      "veranlagungs zeitraum", "veranlagungs jahr", "steuer jahr", "assessment year", "tax year",
@@ -116,7 +116,7 @@ def parse_assessment_text(text: str) -> dict:
         "solidarity_surcharge": p.after_label(
             text, r"festzusetzender solidaritätszuschlag|^solidaritätszuschlag\b", below=False,
             flags=re.IGNORECASE | re.MULTILINE),
-        "tax_office": office.group(0).strip() if office else None,
+        "tax_office": _roman(office.group(0).strip()) if office else None,
     }
 
 
@@ -141,7 +141,12 @@ def _office(raw: str) -> str | None:
     if re.search(r"\d|@", text) or not text or len(text.split()) > 6:
         return None
     found = TAX_OFFICE.search(text if text.lower().startswith("finanzamt") else f"Finanzamt {text}")
-    return found.group(0).strip() if found else None
+    return _roman(found.group(0).strip()) if found else None
+
+
+def _roman(office: str) -> str:
+    """OCR reads a district's Roman numeral III as "Ill" or "1I"."""
+    return re.sub(r"(?<=\s)[Il1]{1,3}$", lambda m: "I" * len(m.group(0)), office)
 
 
 def _euro_cents(text: str, label: str) -> str | None:
