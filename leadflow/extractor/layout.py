@@ -1,11 +1,8 @@
 """Words with their boxes, grouped into lines and column segments, and the geometric questions a
 field finder asks of them: what stands right of a label, below it, under a table header."""
-import logging
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
-
-log = logging.getLogger(__name__)
 
 # A word belongs to a line when at least this share of the smaller height overlaps the line's band.
 LINE_OVERLAP = 0.5
