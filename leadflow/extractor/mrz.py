@@ -196,7 +196,7 @@ STRETCH = 1.5  # the second read widens the band: fillers drawn apart are not me
 MAX_ZONE_PIXELS = 2_500_000  # an enlarged image costs Tesseract time in proportion
 # Words on an ID page that make a zone worth looking for even when OCR read no zone line.
 ID_WORDS = re.compile(r"passport|reisepass|passeport|ausweis|identity|identit|aufenthalt|residence|"
-                      r"visum|visa|nationalit|staatsangeh|surname|given name|date of birth|geburt",
+                      r"visum|nationalit|staatsangeh|surname|given name|date of birth|geburt",
                       re.IGNORECASE)
 
 

@@ -191,8 +191,9 @@ def _offer_issuer(found: Findings, lines: list[str]) -> None:
     for line in lines[:HEAD_LINES]:
         name = re.sub(r"\s{2,}", " ", line).strip(" *-=|#.:")
         letters = re.findall(r"[A-Za-zÄÖÜäöüß]", name)
-        if len(letters) < 3 or NOT_SHOP.search(name) or AMOUNT_TOKEN.search(name) or DATE_TOKEN.search(name):
-            continue
+        if (len(letters) < 3 or NOT_SHOP.search(name) or re.search(r"\d", name)
+                or any(p.search(name) for p in (TOTAL, CARD, CASH, CHANGE))):
+            continue  # an address, a phone number, an item with its price: not the shop's name
         if len(letters) < 0.6 * len(name.replace(" ", "")):
             continue  # logo debris: more marks and digits than letters
         found.offer("issuer", name, SHOP_HEADER, "head")
@@ -200,10 +201,15 @@ def _offer_issuer(found: Findings, lines: list[str]) -> None:
 
 
 def _currency(text: str) -> tuple[str | None, float]:
-    counts: dict[str, int] = {}
+    words: dict[str, int] = {}
+    signs: dict[str, int] = {}
     for m in CURRENCY_TOKEN.finditer(text):
-        code = CURRENCIES[m.group(1).upper() if m.group(1).isalpha() else m.group(1)]
+        token = m.group(1)
+        counts = words if token.isalpha() else signs
+        code = CURRENCIES[token.upper() if token.isalpha() else token]
         counts[code] = counts.get(code, 0) + 1
+    # A code in letters outweighs a sign: OCR turns a smudged € or E into £ or $.
+    counts = words or signs
     if counts:
         return max(counts, key=counts.get), EXPLICIT_CURRENCY
     if GERMAN_SHOP_HINTS.search(text):

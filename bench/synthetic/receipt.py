@@ -1,0 +1,206 @@
+"""Till receipts (Kassenbons) from German shops, development layouts.
+
+A slip is a narrow monospace column laid on an A4 copy, as a receipt scanned for the file would
+be; photographed, it lies turned a few degrees. The till's figures are consistent: the total is
+the sum of the items, the VAT table's gross column sums to the total, cash minus change is the
+total.
+"""
+import random
+from dataclasses import dataclass
+from datetime import date, time
+from decimal import Decimal
+
+from bench.synthetic import DEVELOPMENT, Draft, Spec, layout
+from bench.synthetic import _fake as fake
+from bench.synthetic._sheet import Sheet
+from bench.synthetic.id_document import Card
+
+GROCERIES = (("Vollmilch 3,5%", 7), ("Bio Bananen", 7), ("Roggenbrot", 7), ("Gouda jung", 7), ("Kaffee Crema", 7),
+             ("Spülmittel", 19), ("Mineralwasser", 19), ("Tomaten Rispe", 7), ("Butter", 7), ("Zahnpasta", 19),
+             ("Eier Freiland 10St", 7), ("Apfelsaft", 19), ("Nudeln Penne", 7), ("Toilettenpapier", 19))
+PHARMACY = (("Ibuprofen 400 20St", 19), ("Nasenspray", 19), ("FFP2 Maske", 19), ("Vitamin D3", 19),
+            ("Halstabletten", 19))
+FUEL = (("Super E10", 19), ("Diesel", 19), ("Car Wash Premium", 19), ("Coffee to go", 19), ("Snack bar", 7))
+SHOPS = {"grocer": (("Frischmarkt Sonnenhof GmbH", "Sonnenhof"), ("NAHKAUF Weber oHG", "NAHKAUF"),
+                    ("Biomarkt Lindenblatt", "Lindenblatt")),
+         "pharmacy": (("Apotheke am Rathaus", "Apotheke"), ("Linden-Apotheke", "Apotheke"),
+                      ("Stern Apotheke", "Apotheke")),
+         "fuel": (("Autohof Weserbergland", "Autohof"), ("Tankstelle Nordring", "Station"),
+                  ("Rastanlage Elbtal", "Rast"))}
+
+
+@dataclass(frozen=True)
+class Sale:
+    shop: str
+    street: str
+    city: str
+    items: tuple[tuple[str, int, Decimal, int], ...]  # name, quantity, unit price, VAT rate
+    day: date
+    at: time
+    number: str
+    cash: Decimal | None  # handed over; None when paid by card
+
+    @property
+    def total(self) -> Decimal:
+        return sum((q * p for _, q, p, _ in self.items), Decimal("0"))
+
+    def by_rate(self) -> list[tuple[int, Decimal, Decimal, Decimal]]:
+        """(rate, net, VAT, gross) per VAT rate, as a till's VAT table prints them."""
+        out = []
+        for rate in sorted({r for *_, r in self.items}, reverse=True):
+            gross = sum((q * p for _, q, p, r in self.items if r == rate), Decimal("0"))
+            vat = fake.money(gross * rate / (100 + rate))
+            out.append((rate, gross - vat, vat, gross))
+        return out
+
+    @property
+    def tax(self) -> Decimal:
+        return sum((vat for _, _, vat, _ in self.by_rate()), Decimal("0"))
+
+    @property
+    def net(self) -> Decimal:
+        return self.total - self.tax
+
+    @property
+    def change(self) -> Decimal | None:
+        return None if self.cash is None else self.cash - self.total
+
+
+def sale(rng: random.Random, kind: str, goods, count: tuple[int, int] = (3, 9), card: bool | None = None) -> Sale:
+    shop = rng.choice(SHOPS[kind])[0]
+    street, city = fake._address(rng)
+    picks = rng.sample(goods, min(len(goods), rng.randint(*count)))
+    items = tuple((name, rng.choice((1, 1, 1, 2, 3)), fake.money(Decimal(rng.randrange(49, 2999)) / 100), rate)
+                  for name, rate in picks)
+    day = date(2026, rng.randint(1, 10), rng.randint(1, 28))
+    at = time(rng.randint(7, 21), rng.randint(0, 59), rng.randint(0, 59))
+    total = sum((q * p for _, q, p, _ in items), Decimal("0"))
+    card = rng.random() < 0.5 if card is None else card
+    cash = None if card else next(n for n in (Decimal(5), Decimal(10), Decimal(20), Decimal(50), Decimal(100),
+                                              Decimal(200)) if n >= total)
+    return Sale(shop, street, city, items, day, at, str(rng.randint(1000, 99999)), cash)
+
+
+def euro(value: Decimal) -> str:
+    return fake.amount(value)
+
+
+class Slip:
+    """A till slip: lines of monospace text in a column `width` characters wide."""
+
+    def __init__(self, rng: random.Random, spec: Spec, title: str, lines_expected: int = 40, font: str = "Courier",
+                 size: float = 8.0):
+        self.sheet = Sheet("courier", title)
+        self.font, self.size = font, size
+        self.width = 34  # characters
+        slip_w = self.width * size * 0.6 * 0.3528 + 8  # Courier advance is 0.6 em; points to mm
+        slip_h = lines_expected * size * 0.3528 * 1.25 + 12
+        angle = rng.uniform(-1, 1) if spec.single_page else 0.0  # the photo itself turns it 1.5-3° more
+        self.card = Card(self.sheet, (slip_w, slip_h), (105, 20 + slip_h / 2), angle, 1.0)
+        self.card.outline(0.985, 0.5)
+        self.y = 8.0
+
+    def line(self, text: str = "", bold: bool = False, centre: bool = False) -> None:
+        if centre:
+            text = text.center(self.width)
+        self.card.text(4, self.y, text, self.size, self.font + ("-Bold" if bold else ""))
+        self.y += self.size * 0.3528 * 1.25
+
+    def pair(self, left: str, right: str, bold: bool = False) -> None:
+        self.line(left + " " * max(1, self.width - len(left) - len(right)) + right, bold)
+
+    def rule(self, char: str = "-") -> None:
+        self.line(char * self.width)
+
+    def draft(self, fields: dict) -> Draft:
+        self.card.done()
+        return Draft(pdf=self.sheet.pdf(), fields=fields, person="")
+
+
+def head(slip: Slip, s: Sale) -> None:
+    slip.line(s.shop, bold=True, centre=True)
+    slip.line(s.street, centre=True)
+    slip.line(s.city, centre=True)
+    slip.line()
+
+
+# --- development layouts -------------------------------------------------------------------------
+
+@layout("receipt", "L1", DEVELOPMENT)
+def supermarket(rng: random.Random, spec: Spec) -> Draft:
+    """Supermarket: items with a VAT letter, SUMME, cash and Rückgeld, a VAT table with its own Summe."""
+    s = sale(rng, "grocer", GROCERIES)
+    slip = Slip(rng, spec, "Kassenbon", 22 + len(s.items))
+    head(slip, s)
+    slip.pair("", "EUR")
+    letters = {19: "A", 7: "B"}
+    for name, q, p, rate in s.items:
+        if q > 1:
+            slip.line(f"  {q} x {euro(p)}")
+        slip.pair(name, f"{euro(q * p)} {letters[rate]}")
+    slip.rule()
+    slip.pair("SUMME", euro(s.total), bold=True)
+    if s.cash is None:
+        slip.pair("Kartenzahlung girocard", euro(s.total))
+    else:
+        slip.pair("Bar", euro(s.cash))
+        slip.pair("Rückgeld", euro(s.change))
+    slip.line()
+    slip.line("MwSt%     MwSt   Netto  Brutto")
+    for rate, net, vat, gross in s.by_rate():
+        slip.line(f"{letters[rate]} {rate:>2}%  {euro(vat):>7} {euro(net):>7} {euro(gross):>7}")
+    slip.line(f"Summe    {euro(s.tax):>7} {euro(s.net):>7} {euro(s.total):>7}")
+    slip.line()
+    slip.line(f"{s.day:%d.%m.%Y} {s.at:%H:%M}   Bon-Nr. {s.number}")
+    slip.line("Vielen Dank für Ihren Einkauf!", centre=True)
+    return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
+                       "currency": "EUR", "tax": f"{s.tax:.2f}", "net": f"{s.net:.2f}"})
+
+
+@layout("receipt", "L2", DEVELOPMENT)
+def pharmacy(rng: random.Random, spec: Spec) -> Draft:
+    """Pharmacy: Kassenbon Nr on top, quantities with '*', Gesamt, card payment, enthaltene MwSt, short dates."""
+    s = sale(rng, "pharmacy", PHARMACY, (1, 4), card=True)
+    slip = Slip(rng, spec, "Kassenbon", 22 + 2 * len(s.items))
+    head(slip, s)
+    slip.line(f"Tel.: 0{rng.randint(200, 999)}/{rng.randint(10000, 99999)}")
+    slip.line(f"USt-IdNr.: DE{rng.randint(100000000, 999999999)}")
+    slip.line()
+    slip.line(f"Kassenbon Nr: {s.number}")
+    slip.rule()
+    for name, q, p, _ in s.items:
+        slip.line(f"{q} * {name}")
+        slip.pair(f"  Einzelpreis EUR {euro(p)}", f"EUR {euro(q * p)}")
+    slip.rule()
+    slip.pair("Gesamt", f"EUR {euro(s.total)}", bold=True)
+    slip.pair("Kartenzahlung", f"EUR {euro(s.total)}")
+    slip.line()
+    slip.pair("enthaltene MwSt 19%", f"EUR {euro(s.tax)}")
+    slip.line()
+    slip.line(f"{s.day:%d.%m.%y} {s.at:%H:%M} KAS00{rng.randint(1, 4)}")
+    slip.line("Gute Besserung!", centre=True)
+    return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
+                       "currency": "EUR", "tax": f"{s.tax:.2f}"})
+
+
+@layout("receipt", "L3", DEVELOPMENT)
+def fuel_station(rng: random.Random, spec: Spec) -> Draft:
+    """Motorway fuel station in English: TOTAL EUR, card payment, VAT and net lines, ISO date."""
+    s = sale(rng, "fuel", FUEL, (1, 3), card=True)
+    slip = Slip(rng, spec, "Receipt", 22 + len(s.items))
+    head(slip, s)
+    slip.line(f"Receipt No. {s.number}")
+    slip.line(f"{s.day:%Y-%m-%d}  {s.at:%H:%M:%S}")
+    slip.rule("=")
+    for name, q, p, _ in s.items:
+        slip.pair(f"{name} x{q}", euro(q * p))
+    slip.rule("=")
+    slip.pair("TOTAL EUR", euro(s.total), bold=True)
+    slip.pair(rng.choice(("Card payment VISA", "Card Mastercard", "Debit card")), euro(s.total))
+    slip.line()
+    for rate, net, vat, gross in s.by_rate():
+        slip.pair(f"Net {rate}%", euro(net))
+        slip.pair(f"VAT {rate}%", euro(vat))
+    slip.line("Thank you for your visit", centre=True)
+    return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
+                       "currency": "EUR"})
