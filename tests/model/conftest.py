@@ -53,6 +53,8 @@ def _build(url, instance, mp) -> harness.World:
         "EMBEDDED_WORKER": False,
         "EMBEDDED_SCHEDULER": False,
         "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
+        # One automatic retry of a failure of ours, due within one round of the model's settling.
+        "SYSTEM_RETRY_DELAYS_MINUTES": [5],
         # The model commits thousands of small transactions; not waiting for each WAL flush
         # changes no visibility or locking, only durability if PostgreSQL itself crashed.
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True,

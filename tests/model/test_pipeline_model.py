@@ -560,7 +560,8 @@ class PipelineModel(RuleBasedStateMachine):
                                  milliseconds=config["RECONCILIATION_INTERVAL_MS"])
         assert round_length > timedelta(milliseconds=max(config["PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS"],
                                                          config["STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS"]))
-        limit = config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] + 1
+        # Each automatic retry of a failure of ours adds a round to start it and one for its deadline.
+        limit = config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] + 1 + 2 * len(config["SYSTEM_RETRY_DELAYS_MINUTES"])
         extraction = self.world.extraction
         extraction.down = False
         extraction.faults.clear()
@@ -623,7 +624,8 @@ class PipelineModel(RuleBasedStateMachine):
             document_id, brokerage_id, reason = message.args
             with self._worker():
                 moved = pipeline.fail_for_good(document_id, brokerage_id, reason[:300])
-            self._note(f"retries exhausted for {self._label(document_id)}: {'REJECTED' if moved else 'nothing to do'}")
+            self._note(f"retries exhausted for {self._label(document_id)}: "
+                       f"{'a system retry or a person' if moved else 'nothing to do'}")
         elif message.actor == "process-delivery":
             self._process(message)
         else:
@@ -715,7 +717,8 @@ class PipelineModel(RuleBasedStateMachine):
                               .where(CallbackDelivery.id == delivery_id))[0]
         if delivery.processed_at is not None:
             return Expected("already")
-        job = self._rows(select(ExtractionJob.status, ExtractionJob.document_id, ExtractionJob.output_spec)
+        job = self._rows(select(ExtractionJob.status, ExtractionJob.document_id, ExtractionJob.output_spec,
+                                ExtractionJob.mode, ExtractionJob.resume_status)
                          .where(ExtractionJob.id == delivery.job_id))
         if not job:
             return Expected("ignored", reason="unknown job")
@@ -731,7 +734,15 @@ class PipelineModel(RuleBasedStateMachine):
             return Expected("ignored", reason=f"document is {document.status}")
         payload = delivery.payload
         if payload["type"] == "job.failed":
-            return Expected("applied", Status.REJECTED.value)
+            if job[0].mode != "first" and job[0].resume_status:
+                return Expected("applied", job[0].resume_status)    # a failed rerun: the earlier result stands
+            if payload["data"]["error"]["code"] in callbacks.FILE_PROBLEMS:
+                return Expected("applied", Status.REJECTED.value)
+            # A failure of ours: retried on the schedule while it lasts, then a person.
+            retried = self._rows(select(func.count(AuditEntry.id)).where(
+                AuditEntry.document_id == job[0].document_id, AuditEntry.action == pipeline.SYSTEM_RETRY))[0][0]
+            spent = retried >= len(self.app.config["SYSTEM_RETRY_DELAYS_MINUTES"])
+            return Expected("applied", (Status.ACTION_REQUIRED if spent else Status.PENDING).value)
         data = payload["data"]
         document_type, confidence, declared = data["document_type"], data["confidence"], document.kind
         decided = (job[0].output_spec or {}).get("document_type")
@@ -1076,14 +1087,14 @@ def test_a_type_decided_by_a_person_is_extracted_again_and_verified():
 def test_retries_exhausted_while_a_newer_attempt_submits_leave_nothing_open():
     """Three attempts fail (an unexpected error each): retries exhausted, the dedup key released.
     The pending sweep enqueues doc1 again; while that attempt waits for the service, the
-    exhausted-retries message runs: doc1 REJECTED, its job failed. The attempt's job is then given
-    up, nothing is left open."""
+    exhausted-retries message runs: doc1 waits for an automatic retry (PENDING; before those it was
+    REJECTED), its job failed. The attempt's job is then given up, nothing is left open."""
     play(lambda s: s.first_upload(),
          *[lambda s: s.worker_runs_a_message(pick=0, copies=1, fault="error")] * 3,
          lambda s: s.time_passes(jump=timedelta(minutes=6)),
          lambda s: s.sweep(name="pending", crash_after_commit=False, meanwhile=None),
          lambda s: s.worker_runs_a_message(pick=1, copies=1, fault="others_run"),
-         document_is("REJECTED"),
+         document_is("PENDING"),
          job_is("job1", "failed", "released"))
 
 
