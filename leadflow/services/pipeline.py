@@ -15,7 +15,7 @@ from leadflow import breaker, outbox, scoping
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import filetypes
-from leadflow.domain.events import DocumentStatusChanged, ReservationDue
+from leadflow.domain.events import ReservationDue
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
@@ -345,20 +345,16 @@ ADMIN_RETRY = "retried"
 def _wait_for_retry(document_id: str, source: Status, *, note: str, **fields) -> bool:
     if source != Status.PENDING:
         return transitions.apply(document_id, source, Status.PENDING, action=SYSTEM_RETRY, note=note, **fields)
-    # Its claim was handed back already: the status stays, the retry is recorded (audited and
-    # pushed, so the client reads the note), exactly as a transition would be.
+    # Its claim was handed back already: the status stays, so this is no transition (no status
+    # event); the audit row without statuses records the retry and counts it.
     now = utcnow()
     row = db.session.execute(
         update(Document).where(Document.id == document_id, Document.status == Status.PENDING.value)
-        .values(updated_at=now, **fields).returning(Document.brokerage_id, Document.title)
+        .values(updated_at=now, **fields).returning(Document.id)
         .execution_options(synchronize_session=False)).first()
     if row is None:
         return False
-    db.session.add(AuditEntry(document_id=document_id, action=SYSTEM_RETRY, from_status=source.value,
-                              to_status=Status.PENDING.value, note=note, created_at=now))
-    outbox.record(DocumentStatusChanged(document_id=document_id, brokerage_id=row.brokerage_id,
-                                        status=Status.PENDING.value, title=row.title,
-                                        notes=tuple(n.get("en", "") for n in fields.get("verification_notes", []))))
+    db.session.add(AuditEntry(document_id=document_id, action=SYSTEM_RETRY, note=note, created_at=now))
     return True
 
 
