@@ -106,3 +106,20 @@ def test_on_a_scan_a_label_glued_to_its_neighbour_is_still_found_a_little_less_s
     unglued = Findings(["net"])
     unglued.look(text, "net", NET_LABEL, money)
     assert unglued.candidates["net"] == []
+
+
+def test_a_statement_of_one_month_with_dated_balances_and_debit_credit_marks():
+    document = pdf((60, 60, "Kontoauszug Oktober 2026"), (330, 60, "Auszug Nr. 3/2026"),
+                   (60, 74, "Volksbank Mittelhessen eG"), (330, 100, "IBAN: DE86 5003 0010 3975 4612 96"),
+                   (60, 100, "Frau Anna Berg"), (60, 112, "Am Markt 5"), (60, 124, "35390 Gießen"),
+                   (60, 160, "Kontostand am 30.09.2026"), (400, 160, "1.000,00 H"),
+                   (60, 180, "Bu-Tag"), (130, 180, "Vorgang"), (400, 180, "Umsatz"),
+                   (60, 194, "01.10."), (130, 194, "Gehaltspfändung Rückbuchung Lohn"), (400, 194, "900,00 S"),
+                   (60, 208, "28.10."), (130, 208, "Gehalt Oktober ACME GMBH"), (400, 208, "3.100,00 H"),
+                   (60, 240, "Kontostand am 31.10.2026"), (400, 240, "3.200,00 H"))
+    found = read_fields("bank_statement", read_document(document))
+    assert {name: found.fields[name] for name in ("holder", "period_start", "period_end", "opening_balance",
+                                                  "closing_balance", "salary_credits")} == {
+        "holder": "Anna Berg", "period_start": "2026-10-01", "period_end": "2026-10-31",
+        "opening_balance": "1000.00", "closing_balance": "3200.00", "salary_credits": ["3100.00"]}
+    assert min(found.confidence.values()) >= 0.5

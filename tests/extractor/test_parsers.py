@@ -115,3 +115,7 @@ def test_tax_offices_whole_euros_are_amounts_and_years_are_not(raw, expected):
 
 def test_a_district_numeral_ocr_read_as_letters_is_the_numeral():
     assert _office("Finanzamt Frankfurt am Main Ill") == "Finanzamt Frankfurt am Main III"
+
+
+def test_the_year_of_a_service_period_written_without_its_first_year():
+    assert parse.year("Dauer des Dienstverhältnisses 01.01.-31.12.2025") == 2025

@@ -1,5 +1,6 @@
 """Fields of a bank statement (Kontoauszug): values next to any of their labels' variants in the page
 layout, salary credits from the bookings table's columns; cross-checked, each with a confidence."""
+import calendar
 import re
 
 from leadflow.extractor.fields import parse as p
@@ -30,6 +31,10 @@ OPENING = lexicon("alter kontostand", "alter saldo", "anfangs saldo", "saldo alt
 CLOSING = lexicon("neuer kontostand", "neuer saldo", "end saldo", "saldo neu", "end bestand", "schluss saldo",
                   "closing balance", "new balance", "ending balance", "final balance", "balance carried forward",
                   "kontostand am ende")
+MONTH_PERIOD = lexicon("auszugs zeitraum", "zeitraum", "statement period", "period", "konto auszug", "auszug",
+                       "account statement", "bank statement", "statement", "monat", "month")
+DATED_BALANCE = lexicon(r"re:(?:konto)?stand\s+(?:am|vom|per|zum)", r"re:saldo\s+(?:am|vom|per|zum)",
+                        r"re:balance\s+(?:on|as\s+of|at)")
 IBAN_LABEL = lexicon("iban", r"re:iban\s?/\s?bic", "konto", "account", "kontonummer", "account number")
 BANK_LABEL = lexicon("bank", "kreditinstitut", "institut")
 IS_LABEL = label_test(HOLDER, PERIOD, OPENING, CLOSING, IBAN_LABEL, BANK_LABEL,
@@ -84,6 +89,17 @@ def parse(reading) -> FieldsRead:
     f.offer("opening_balance", p.after_label(text, FLAT_OPENING), FLAT_LABEL)
     f.look(layout, "closing_balance", CLOSING, p.amount, is_label=IS_LABEL)
     f.offer("closing_balance", p.after_label(text, FLAT_CLOSING), FLAT_LABEL)
+    # "Kontostand am 30.09.2026 ... Kontostand am 31.10.2026": one label, the first is the opening.
+    dated = layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False) if layout else []
+    if len(dated) >= 2:
+        f.offer("opening_balance", dated[0].value, dated[0].confidence - 0.1, dated[0].label, dated[0].page)
+        f.offer("closing_balance", dated[-1].value, dated[-1].confidence - 0.1, dated[-1].label, dated[-1].page)
+    if not f.candidates["period_start"]:
+        # A statement for a calendar month names only the month ("Oktober 2026").
+        for hit in layout.find(MONTH_PERIOD, _statement_month, is_label=IS_LABEL) if layout else ():
+            first, last = _month_bounds(hit.value)
+            f.offer("period_start", first, hit.confidence - 0.2, hit.label, hit.page)
+            f.offer("period_end", last, hit.confidence - 0.2, hit.label, hit.page)
     credits, sure = salary_credits_in_layout(layout) if layout else (None, 0.0)
     if credits is not None:
         f.offer("salary_credits", credits, sure, "bookings table")
@@ -144,6 +160,8 @@ def _booking_amount(block, columns: dict[str, float]) -> str | None:
         for segment in line.segments:
             # Booking and value dates ("28.01.") would otherwise read as amounts.
             values = p.amounts(re.sub(r"\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?", " ", segment.text))
+            if values and re.search(r"\d\s?S$", segment.text.strip()):  # Soll: "900,00 S" is a debit
+                values[-1] = "-" + values[-1].lstrip("-")
             if values:
                 cells.append(((segment.x0 + segment.x1) / 2, segment.x1, values[-1]))
         if cells:
@@ -181,6 +199,22 @@ def salary_credits(text: str) -> list[str]:
         if values and not values[-1].startswith("-"):
             found.append(values[-1])
     return found
+
+
+def _dated_amount(raw: str) -> str | None:
+    """The amount after a balance's date ("am 31.10.2026  1.074,93 EUR"), not the date's digits."""
+    return p.amount(re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", " ", raw))
+
+
+def _statement_month(raw: str) -> str | None:
+    # "Kontoauszug Nr. 8/2026" counts statements, not months.
+    return None if re.match(r"\s*(?:nr|no|nummer|number)\b", raw, re.IGNORECASE) else p.month_period(raw)
+
+
+def _month_bounds(month: str) -> tuple[str, str]:
+    year, number = int(month[:4]), int(month[5:7])
+    last = calendar.monthrange(year, number)[1]
+    return f"{month}-01", f"{month}-{last:02d}"
 
 
 def _range(raw: str):

@@ -180,6 +180,9 @@ def year(raw: str) -> int | None:
     start, end = date_range(raw)
     if start and end and start[:4] == end[:4]:
         return int(start[:4])
+    m = re.search(r"\b\d{1,2}\.\d{1,2}\.?\s?[-–]\s?\d{1,2}\.\d{1,2}\.((?:19|20)\d{2})\b", raw)  # 01.01.-31.12.2025
+    if m:
+        return int(m.group(1))
     m = re.search(r"(?<![\d.,/-])((?:19[9]|20[0-9])\d)(?![\d.,/]\d|\d)", raw)
     return int(m.group(1)) if m else None
 

@@ -30,14 +30,17 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
                  r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:für|for)(?=\s)",
                  r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
 TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?kl\.?", r"re:lst\.?-?klasse", "tax class", "stkl")
-GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "summe brutto", "brutto lohn",
-                "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "brutto gesamt", "gross pay",
+GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
+                "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
+                "brutto gesamt", "gesamt bezüge", "gross pay", "gross wages", "total gross pay",
                 "total gross", "gross salary", "gross earnings", "gross income", "total earnings")
 GROSS_PLAIN = lexicon("brutto", "gross")  # also under "Steuer-Brutto" and year-to-date columns: weaker
-NET = lexicon("netto verdienst", "netto bezüge", "netto lohn", "netto gehalt", "netto entgelt", "gesetzliches netto",
-              "net pay", "net salary", "net earnings", "net income")
+NET = lexicon("netto verdienst", "netto bezüge", "netto bezug", "netto lohn", "netto gehalt", "netto entgelt",
+              "gesetzliches netto", "netto betrag", "net pay", "net salary", "net earnings", "net income", "net wages",
+              "total net pay")
 NET_PLAIN = lexicon("netto", "net")
-PAYOUT = lexicon("auszahlungs betrag", "auszahlung", "überweisungs betrag", "amount paid", "payout", "pay out",
+PAYOUT = lexicon("auszahlungs betrag", "auszahl betrag", "auszahlung", "überweisungs betrag", "amount paid",
+                 "payout", "pay out", "payment amount", "bank transfer",
                  "net payment", "zahlbetrag", "ausgezahlter betrag", "transfer amount", "amount transferred",
                  "zu überweisen", "überweisung")
 IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto", "account", "bank account", "überweisung an")

@@ -36,6 +36,7 @@ YEAR_LABEL = lexicon(r"re:bescheid\s+für", "für das kalender jahr", "für das 
                      "veranlagungs zeitraum", "veranlagungs jahr", "steuer jahr", "assessment year", "tax year",
                      "year of assessment", "income tax assessment", r"einkommensteuer bescheid(?:\s+für)?",
                      r"re:berechnung der einkommensteuer", "bescheinigungs zeitraum", "certificate period",
+                     "dauer des dienstverhältnisses",
                      r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", r"wage tax certificate(?:\s+for)?", "jahr", "year")
 TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\.?", "tax number", "tax no\\.?",
                            "tax reference")
