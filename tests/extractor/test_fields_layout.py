@@ -123,3 +123,24 @@ def test_a_statement_of_one_month_with_dated_balances_and_debit_credit_marks():
         "holder": "Anna Berg", "period_start": "2026-10-01", "period_end": "2026-10-31",
         "opening_balance": "1000.00", "closing_balance": "3200.00", "salary_credits": ["3100.00"]}
     assert min(found.confidence.values()) >= 0.5
+
+
+@pytest.mark.parametrize("lines, expected", [
+    (["EMPLOYMENT AGREEMENT",
+      "This agreement is made between Northwind Trading Ltd, 1 High Street, London (\"Company\")",
+      "and Jane Doe, 5 Low Road, Leeds (\"Employee\").", "1. The employment shall begin on 1 March 2026.",
+      "2. The Employee shall receive a monthly gross salary of EUR 5,000.00 payable in 13 monthly instalments."],
+     {"employer": "Northwind Trading Ltd", "employee": "Jane Doe", "start_date": "2026-03-01",
+      "annual_salary": "65000.00"}),
+    (["Anstellungsvertrag", "Zwischen der Firma Kranich Logistik KG, vertreten durch den Geschäftsführer,",
+      "Hafenweg 1, 20457 Hamburg (im Folgenden: Arbeitgeber) und Frau Dr. Anna Berg, geb. 01.02.1990,",
+      "Lindenweg 9, 22085 Hamburg (im Folgenden: Arbeitnehmerin) wird folgender Vertrag geschlossen:",
+      "§ 1 Beginn der Tätigkeit: 01.04.2026", "§ 4 Das monatliche Bruttogehalt beträgt 4.000,00 EUR."],
+     {"employer": "Kranich Logistik KG", "employee": "Anna Berg", "start_date": "2026-04-01",
+      "annual_salary": "48000.00"}),
+])
+def test_contract_parties_are_found_by_the_role_the_prose_gives_them(lines, expected):
+    document = pdf(*((60, 60 + 14 * index, line) for index, line in enumerate(lines)), size=8)
+    found = read_fields("employment_contract", read_document(document))
+    assert found.fields == expected
+    assert min(found.confidence.values()) >= 0.8

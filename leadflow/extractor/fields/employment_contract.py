@@ -18,7 +18,7 @@ EMPLOYER = re.compile(r"\b(?:zwischen|between)\W+(?:der|dem|the company)?\s*([^,
 EMPLOYEE = re.compile(r"\b(?:und|and)\s+(?:\(\d\)\s*)?(?:Herrn?\s|Frau\s|Mr\.?\s|Mrs\.?\s|Ms\.?\s)?\s*([^,\n(]+?)\s*[,(]")
 # A party named before its role: "X GmbH, Straße 1, Ort - nachfolgend „Arbeitgeber“ genannt -",
 # "(1) X GmbH, ... (the "Employer")".
-ROLE = re.compile(r"(?:nachfolgend|im folgenden|hereinafter(?: referred to as)?|the|als|as)\s*[„\"“'”]?\s*"
+ROLE = re.compile(r"(?:nachfolgend|im folgenden:?|hereinafter(?: referred to as)?|the|als|as|\()\s*[„\"“'”]?\s*"
                   r"(?:der\s|die\s)?(Arbeitgeber(?:in)?|Gesellschaft|Firma|Unternehmen|Employer|Company"
                   r"|Arbeitnehmer(?:in)?|Mitarbeiter(?:in)?|Beschäftigte[r]?|Employee)\b", re.IGNORECASE)
 PARTY_START = re.compile(r"(?:zwischen|between|\bund\b|\band\b|\(\d\)|genannt\s*-?|parties|vertragsparteien)\s*",
