@@ -37,7 +37,8 @@ YEAR_LABEL = lexicon(r"re:bescheid\s+für", "für das kalender jahr", "für das 
                      "year of assessment", "income tax assessment", r"einkommensteuer bescheid(?:\s+für)?",
                      r"re:berechnung der einkommensteuer", "bescheinigungs zeitraum", "certificate period",
                      "dauer des dienstverhältnisses",
-                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", r"wage tax certificate(?:\s+for)?", "jahr", "year")
+                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", r"wage tax certificate(?:\s+for)?")
+YEAR_PLAIN = lexicon("jahr", "year")  # "im Jahr 2026 erhalten" is no tax year: weaker
 TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\.?", "tax number", "tax no\\.?",
                            "tax reference")
 TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.\s?v\.\s?e\.?")
@@ -55,7 +56,7 @@ GROSS_WAGES = lexicon(r"re:brutto\s?-?arbeits[li1]ohn", "gross wages", "gross pa
 WAGE_TAX = lexicon("einbehaltene lohnsteuer", "wage tax withheld", "income tax withheld", "lohnsteuer einbehalten",
                    "wage tax")
 WAGE_TAX_PLAIN = lexicon("lohnsteuer")
-IS_LABEL = label_test(YEAR_LABEL, TAX_NUMBER_LABEL, TAXABLE, INCOME_TAX, INCOME_TAX_PLAIN, SOLI, OFFICE_LABEL, EMPLOYER,
+IS_LABEL = label_test(YEAR_LABEL, YEAR_PLAIN, TAX_NUMBER_LABEL, TAXABLE, INCOME_TAX, INCOME_TAX_PLAIN, SOLI, OFFICE_LABEL, EMPLOYER,
                       EMPLOYEE, GROSS_WAGES, WAGE_TAX, WAGE_TAX_PLAIN,
                       re.compile(r"kirchensteuer|church tax|festsetzung|datum|date|item|value|line|eur", re.IGNORECASE))
 PLAIN_WEIGHT = 0.85
@@ -76,6 +77,7 @@ def parse_assessment(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     f = Findings(ASSESSMENT_SCHEMAS)
     f.look(layout, "tax_year", YEAR_LABEL, p.year, is_label=IS_LABEL)
+    f.look(layout, "tax_year", YEAR_PLAIN, p.year, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
     f.look(layout, "tax_number", TAX_NUMBER_LABEL, _tax_number, is_label=IS_LABEL)
     f.look(layout, "taxable_income", TAXABLE, p.euros, is_label=IS_LABEL)
     f.look(layout, "income_tax", INCOME_TAX, p.euros, is_label=IS_LABEL)
@@ -91,6 +93,7 @@ def parse_certificate(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     f = Findings(CERTIFICATE_SCHEMAS)
     f.look(layout, "year", YEAR_LABEL, p.year, is_label=IS_LABEL)
+    f.look(layout, "year", YEAR_PLAIN, p.year, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
     f.look(layout, "gross_wages", GROSS_WAGES, p.euro_cents, is_label=IS_LABEL)
     f.look(layout, "wage_tax", WAGE_TAX, p.euro_cents, is_label=IS_LABEL)
