@@ -15,8 +15,9 @@ MAX_INT = 2 ** 31 - 1
 # Document and upload ids are uuid4().hex (leadflow.models.new_id).
 _DOCUMENT_ID = re.compile(r"[0-9a-f]{32}")
 _DIGITS = re.compile(r"[+-]?[0-9]{1,12}")
-# Longer than any field a person fills in; anything above it is not meant for us.
-MAX_TEXT = 10_000
+# Longer than any value a person sends (a document's corrected fields come back as JSON text
+# in one form field); anything above it is not meant for us.
+MAX_TEXT = 100_000
 
 
 def is_document_id(raw) -> bool:
