@@ -8,7 +8,7 @@ import re
 
 from flask import abort, request
 
-from leadflow.errors import InvalidInput, NotFound
+from leadflow.errors import InvalidInput
 
 # Integer ids and numbers in the tables are 32-bit on PostgreSQL: a larger one names nothing.
 MAX_INT = 2 ** 31 - 1
@@ -22,13 +22,6 @@ MAX_TEXT = 100_000
 
 def is_document_id(raw) -> bool:
     return isinstance(raw, str) and _DOCUMENT_ID.fullmatch(raw) is not None
-
-
-def document_id(raw) -> str:
-    """A document (or upload) id from the path or a body; anything else is a document nobody has."""
-    if not is_document_id(raw):
-        raise NotFound("No such document.")
-    return raw
 
 
 def integer(raw, name: str, *, minimum: int = 1, maximum: int = MAX_INT, message: str | None = None) -> int:
@@ -83,12 +76,13 @@ def has_control_characters(value: str, allow: str = "") -> bool:
 
 
 def check_path_values(endpoint, values) -> None:
-    """A blueprint's url_value_preprocessor: ids in the path that cannot name a row are a 404."""
+    """The app's url_value_preprocessor: ids in the path that cannot name a row are a 404."""
     if not values:
         return
     if "document_id" in values and not is_document_id(values["document_id"]):
         abort(404)
-    if "workspace_id" in values and not 0 < values["workspace_id"] <= MAX_INT:
+    workspace_id = values.get("workspace_id")
+    if isinstance(workspace_id, int) and not 0 < workspace_id <= MAX_INT:
         abort(404)
 
 
