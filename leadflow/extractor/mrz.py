@@ -284,13 +284,13 @@ def text_angle(grey) -> float:
 
 
 def _worth_looking(text: str, found: MRZ | None) -> bool:
-    if found is not None or "<<" in text:
+    if found is not None or "<<" in text or ">>" in text:  # '>>': fillers seen upside down
         return True
     words = len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text))
     if words >= 60:
         return False  # a page of prose and figures that OCR read well: a payslip, not a card
     # A card's words, or debris: a turned photo reads as a few stray letters.
-    return bool(ID_WORDS.search(text)) or words < 12
+    return bool(ID_WORDS.search(text)) or words < 25
 
 
 def _score(zone: MRZ) -> tuple[int, int]:
@@ -315,7 +315,7 @@ def _ink(grey, width: int):
 def _row_contrast(ink, angle: float) -> float:
     from PIL import Image
     turned = ink.rotate(angle, resample=Image.NEAREST, expand=True, fillcolor=0)
-    rows = list(turned.resize((1, turned.height), Image.BOX).getdata())
+    rows = list(turned.resize((1, turned.height), Image.BOX).tobytes())
     return sum((a - b) ** 2 for a, b in zip(rows, rows[1:])) / max(1, len(rows))
 
 
@@ -324,14 +324,20 @@ class _Attempts:
 
     def __init__(self, grey):
         from PIL import Image
-        level = grey.rotate(text_angle(grey), resample=Image.BICUBIC, expand=True, fillcolor=255)
-        turns = [(level, _zone_band(level))]
-        flipped = level.rotate(180, expand=True)
-        turns.append((flipped, _zone_band(flipped)))
-        # The zone prints at the foot of a passport page or card: the turn that puts the band of
-        # long even lines lower is tried first.
-        turns.sort(key=lambda turn: -(turn[1][3] / turn[0].height) if turn[1] else 0)
-        self.first, self.second = turns
+        angle = text_angle(grey)
+        # Characters stacked in a turned line make rows alternate too: the angle found may be a
+        # quarter turn off. The four turns are told apart by where a band of long lines shows.
+        turns = []
+        for quarter in (0, 90):
+            level = grey.rotate(angle + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
+            for image in (level, level.rotate(180, expand=True)):
+                turns.append((image, _zone_band(image)))
+        # The zone prints at the foot of a passport page or card: a turn with a band, the band
+        # lowest, first; the level picture without a band is the last resort.
+        ranked = sorted(turns, key=lambda turn: -(turn[1][3] / turn[0].height) if turn[1] else 0)
+        self.first = ranked[0]
+        self.second = next((turn for turn in ranked[1:] if turn[1]), (ranked[1][0], None))
+        self.level = turns[0][0]
 
     def band(self):
         image, band = self.first
@@ -349,7 +355,7 @@ class _Attempts:
         return _enlarged(image.crop(_pad(band, image)), band, ZONE_CHAR_HEIGHT) if band else None
 
     def page(self):
-        return _enlarged(self.first[0], None, ZONE_CHAR_HEIGHT)
+        return _enlarged(self.first[0] if self.first[1] else self.level, None, ZONE_CHAR_HEIGHT)
 
 
 def _doubtful_names(zone: MRZ) -> bool:
@@ -432,7 +438,7 @@ def _text_lines(ink) -> list[tuple[int, int, int, int, float]]:
     out = []
     for y0, y1 in lines:
         h = y1 - y0
-        columns = list(ink.crop((0, y0, width, y1)).resize((width, 1), Image.BOX).getdata())
+        columns = list(ink.crop((0, y0, width, y1)).resize((width, 1), Image.BOX).tobytes())
         inked = [x for x, v in enumerate(columns) if v > 8]
         if not inked:
             continue
