@@ -34,7 +34,7 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 # What the processes run: a copy taken at the start, so that edits to the tree during a run
 # (other people work in it) never mix two versions of the code in one run.
-CODE = ("app.py", "leadflow", "tasks", "migrations", "templates", "static", "bench")
+CODE = ("app.py", "gunicorn.conf.py", "leadflow", "tasks", "migrations", "templates", "static", "bench")
 SETTLED = ("VERIFIED", "REJECTED", "ACTION_REQUIRED")
 QUEUES = ("document-processing", "callbacks")  # leadflow.jobs.DOCUMENT_QUEUE, CALLBACK_QUEUE
 # The demo's clients (leadflow.cli.DEMO_BROKERAGES): two brokerages, one case each.
@@ -88,18 +88,26 @@ def wait_until(predicate, timeout: float, message: str, interval: float = 0.2):
 class Stack:
     """PostgreSQL database, S3 server, Redis namespace and LeadFlow processes of one run."""
 
-    def __init__(self, label: str, env: dict | None = None, source: str = "worktree"):
+    def __init__(self, label: str, env: dict | None = None, source: str = "worktree",
+                 private_postgres: bool = False, private_redis: bool = False):
         self.label = label
         self.source = source
         tag = uuid.uuid4().hex[:8]
         self.namespace = f"leadflow-{label}-{tag}"
         self.database = f"leadflow_{label}_{tag}"
-        self.database_url = f"{ADMIN_URL.rsplit('/', 1)[0]}/{self.database}"
         self.dir = Path(tempfile.mkdtemp(prefix=f"leadflow-{label}-"))
+        # A PostgreSQL cluster of the run's own can be restarted for real without touching the
+        # machine's cluster, which other people's tests use at the same time.
+        self.postgres = PrivatePostgres(self.dir / "postgres") if private_postgres else None
+        self.admin_url = ADMIN_URL
+        self.database_url = f"{ADMIN_URL.rsplit('/', 1)[0]}/{self.database}"
         self.extra_env = env or {}
         self.processes: dict[str, subprocess.Popen] = {}
         self.keep_logs = False
-        self.redis = redis.Redis.from_url(REDIS_URL, socket_timeout=5, socket_connect_timeout=2)
+        # Likewise a Redis of the run's own, so that restarting it empty harms nobody else's tests.
+        self.redis_port = free_port() if private_redis else None
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0" if private_redis else REDIS_URL
+        self.redis = redis.Redis.from_url(self.redis_url, socket_timeout=5, socket_connect_timeout=2)
         self._db = None
         self._db_lock = threading.Lock()
         self._created = False
@@ -122,7 +130,10 @@ class Stack:
 
     def _up(self) -> None:
         self.code_dir, self.code = snapshot(self.source, self.dir / "code")
-        with psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5) as admin:
+        if self.postgres is not None:
+            self.admin_url = self.postgres.start()
+            self.database_url = f"{self.admin_url.rsplit('/', 1)[0]}/{self.database}"
+        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5) as admin:
             admin.execute(f'CREATE DATABASE "{self.database}"')
         self._created = True
         s3_port, self.web_port, extractor_port = free_port(), free_port(), free_port()
@@ -134,7 +145,7 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
             "NO_PROXY": no_proxy, "no_proxy": no_proxy,
             "DATABASE_URL": self.database_url,
-            "REDIS_URL": REDIS_URL,
+            "REDIS_URL": self.redis_url,
             "DRAMATIQ_NAMESPACE": self.namespace,
             "REALTIME_CHANNEL": f"{self.namespace}:events",
             "S3_BUCKET": self.namespace,
@@ -154,6 +165,8 @@ class Stack:
             "LEADFLOW_DEMO_PASSWORD": secrets.token_urlsafe(12),
             **self.extra_env,
         }
+        if self.redis_port is not None:
+            self._start_redis()
         self.start("s3", [str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(s3_port)])
         wait_until(lambda: answers(self.env["S3_ENDPOINT_URL"]), 30, "the S3 server")
 
@@ -162,14 +175,17 @@ class Stack:
             self.stop(name)
         if self._db is not None:
             self._db.close()
-        if self._created:
+        if self._created and self.postgres is None:
             try:
-                with psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5) as admin:
+                with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=5) as admin:
                     admin.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
             except psycopg.Error as exc:
                 print(f"{self.label}: could not drop database {self.database}: {exc}", file=sys.stderr)
+        if self.postgres is not None:
+            self.postgres.stop()
         try:
-            self.delete_redis_keys()
+            if self.redis_port is None:  # a Redis of the run's own went with its processes
+                self.delete_redis_keys()
         except redis.RedisError as exc:
             print(f"{self.label}: could not delete Redis keys {self.namespace}*: {exc}", file=sys.stderr)
         if self.keep_logs:
@@ -220,6 +236,50 @@ class Stack:
         except (ProcessLookupError, PermissionError):
             pass
         self.processes.pop(name, None)
+
+    def freeze(self, name: str, seconds: float, stopping: threading.Event | None = None) -> float:
+        """SIGSTOP a process group for `seconds` (a server that accepts connections and answers
+        nothing, as a hung machine does), then SIGCONT it; returns how long it was frozen."""
+        process = self.processes[name]
+        started = time.monotonic()
+        os.killpg(process.pid, signal.SIGSTOP)
+        try:
+            if stopping is not None:
+                stopping.wait(seconds)
+            else:
+                time.sleep(seconds)
+        finally:
+            os.killpg(process.pid, signal.SIGCONT)
+        return time.monotonic() - started
+
+    def _start_redis(self) -> None:
+        self.start("redis", ["redis-server", "--bind", "127.0.0.1", "--port", str(self.redis_port),
+                             "--save", "", "--appendonly", "no", "--dir", str(self.dir)])
+        wait_until(lambda: _pings(self.redis), 15, "the run's Redis")
+
+    def restart_redis(self, down_seconds: float = 2.0) -> float:
+        """Stop the run's own Redis (every key and queued message is gone) and start it again;
+        returns how long it was unreachable."""
+        if self.redis_port is None:
+            return restart_redis(down_seconds)
+        started = time.monotonic()
+        self.stop("redis")
+        try:
+            time.sleep(down_seconds)
+        finally:
+            self._start_redis()
+        return time.monotonic() - started
+
+    def restart_postgres(self, down_seconds: float = 3.0) -> float:
+        """Restart the run's own PostgreSQL (fast shutdown: every connection is cut, as in a
+        crash or failover) after `down_seconds` down; returns how long it was unreachable."""
+        if self.postgres is None:
+            raise RuntimeError("the stack uses the shared PostgreSQL; start it with private_postgres=True")
+        with self._db_lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+            return self.postgres.restart(down_seconds)
 
     def exited(self) -> dict[str, int]:
         """Processes that ended without being asked to, with their exit codes."""
@@ -303,6 +363,54 @@ class Stack:
             return sum(pipe.execute())
 
 
+class PrivatePostgres:
+    """A throwaway PostgreSQL cluster (initdb in a temporary folder, its own port and socket
+    folder), run as the `postgres` user when we are root, as the server refuses to run as root."""
+
+    def __init__(self, directory: Path):
+        self.dir = directory
+        self.port = free_port()
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        if not found:
+            raise SystemExit("--restart-postgres needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin)")
+        self.bin = found[-1].parent
+        self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def _run(self, *args: str, timeout: float = 120) -> None:
+        subprocess.run([*self._as, *args], check=True, capture_output=True, timeout=timeout)
+
+    def start(self) -> str:
+        self.dir.mkdir(parents=True)
+        if self._as:
+            shutil.chown(self.dir, "postgres", "postgres")
+            os.chmod(self.dir.parent, 0o711)  # the run's folder (ours, 0700) must let the server through
+        self._run(str(self.bin / "initdb"), "-D", str(self.dir / "data"), "-U", "postgres", "--auth=trust",
+                  "-E", "UTF8", "--no-sync")
+        self._ctl("start")
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def restart(self, down_seconds: float = 3.0) -> float:
+        started = time.monotonic()
+        self._ctl("stop", "-m", "fast")
+        try:
+            time.sleep(down_seconds)
+        finally:
+            self._ctl("start")
+        return time.monotonic() - started
+
+    def stop(self) -> None:
+        if (self.dir / "data" / "postmaster.pid").exists():
+            try:
+                self._ctl("stop", "-m", "immediate")
+            except subprocess.SubprocessError as exc:
+                print(f"could not stop the private PostgreSQL in {self.dir}: {exc}", file=sys.stderr)
+
+    def _ctl(self, action: str, *args: str) -> None:
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        self._run(str(self.bin / "pg_ctl"), action, "-D", str(self.dir / "data"), "-w", "-t", "60",
+                  "-l", str(self.dir / "server.log"), "-o", options, *args)
+
+
 def snapshot(source: str, target: Path) -> tuple[Path, str]:
     """Copy the code the processes run into `target`: the working tree as it is now, or a git
     revision (with the working tree's bench/). Returns the directory and a description."""
@@ -371,6 +479,13 @@ class Uploader:
             sessions[token] = requests.Session()
             sessions[token].headers["Authorization"] = f"Bearer {token}"
         return sessions[token]
+
+
+def _pings(client: redis.Redis) -> bool:
+    try:
+        return bool(client.ping())
+    except redis.RedisError:
+        return False
 
 
 def redis_port() -> int:

@@ -1,13 +1,18 @@
 """The chaos run: documents flow while workers die by SIGKILL, Redis restarts empty and the
-extractor duplicates, drops, delays, reorders and refuses; then the sweeps run to quiescence and
-the database must show nothing lost, nothing stuck, nothing done twice, and a balanced ledger.
+extractor duplicates, drops, delays, reorders and refuses; optionally the S3 server freezes
+(`--freeze-s3 8`: SIGSTOP for 8 seconds, then SIGCONT) and PostgreSQL restarts mid-flow
+(`--restart-postgres`: the run then has a PostgreSQL cluster of its own, really stopped and
+started; the machine's cluster is never touched). Then the sweeps run to quiescence and the
+database must show nothing lost, nothing stuck, nothing done twice, no document settled for a
+failure of ours (REJECTED or handed to a person with a SYSTEM_ code), and a balanced ledger.
 
     make chaos
-    .venv/bin/python -m bench.chaos --documents 300 --seed 7
+    .venv/bin/python -m bench.chaos --documents 300 --seed 7 --freeze-s3 8 --restart-postgres
 
 It ends with exactly one line and exits 1 when any figure on it is off:
 
-    chaos: documents=N kills=K redis_restarts=R lost=0 stuck=0 duplicate_effects=0 ledger=balanced
+    chaos: documents=N kills=K redis_restarts=R s3_frozen=8s postgres_restarts=1 lost=0 stuck=0
+           duplicate_effects=0 system_rejections=0 ledger=balanced   (one line)
 
 The seed fixes the kill schedule and the extractor's fault dice; thread timing still varies
 from run to run, so a seed reproduces the same kind of run, not the same interleaving.
@@ -23,7 +28,7 @@ from datetime import datetime, timezone
 
 import redis
 
-from bench._stack import SETTLED, Stack, Uploader, ensure_redis, restart_redis, sample_pdfs
+from bench._stack import SETTLED, Stack, Uploader, ensure_redis, sample_pdfs
 
 DEFAULT_DOCUMENTS = 250
 DEFAULT_FAULTS = "duplicate=0.2,drop=0.1,delay=0.5:2.0,reorder=0.1,fail_submit=0.1,fail_callback=0.1"
@@ -33,6 +38,9 @@ RUN_ENV = {
     "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": "15000",
     "EXTRACTION_DEADLINE_SECONDS": "20",
     "RECONCILIATION_INTERVAL_MS": "3000",
+    # A failure of ours is retried after 6 s, 15 s and 30 s (production: minutes to hours).
+    "SYSTEM_RETRY_DELAYS_MINUTES": "0.1,0.25,0.5",
+    "BREAKER_COOLDOWN_SECONDS": "2",
 }
 CREDITS_PER_BROKERAGE = 1_000_000  # the run tests the pipeline, not running out of credits
 UPLOAD_THREADS = 4
@@ -53,7 +61,9 @@ def main(argv=None) -> int:
     ensure_redis()
     result = None
     try:
-        with Stack("chaos", env, source=args.source) as stack:
+        # Redis (restarted empty once) is the run's own; so is PostgreSQL when it is restarted.
+        with Stack("chaos", env, source=args.source, private_postgres=args.restart_postgres,
+                   private_redis=True) as stack:
             stack.keep_logs = args.keep_logs
             tokens = stack.prepare(CREDITS_PER_BROKERAGE)
             stack.start_extractor()
@@ -73,6 +83,10 @@ def main(argv=None) -> int:
                       f"~{args.upload_seconds:.0f}s; a worker is SIGKILLed every ~{args.kill_every:.0f}s, "
                       f"Redis restarts once")
             chaos.redis_at = time.monotonic() + args.upload_seconds * 0.5
+            if args.freeze_s3:
+                chaos.freeze_at, chaos.freeze_seconds = time.monotonic() + args.upload_seconds * 0.3, args.freeze_s3
+            if args.restart_postgres:
+                chaos.postgres_at = time.monotonic() + args.upload_seconds * 0.7
             progress = Progress(stack, clock, chaos, args.documents)
             chaos.start()
             progress.start()
@@ -83,7 +97,9 @@ def main(argv=None) -> int:
                 time.sleep(args.kill_tail)
             finally:
                 chaos.finish()  # before the stack goes down, so that it starts nothing more
-            clock.say(f"chaos over: kills={chaos.kills} redis_restarts={chaos.redis_restarts}"
+            chaos.join_outages()
+            clock.say(f"chaos over: kills={chaos.kills} redis_restarts={chaos.redis_restarts} "
+                      f"s3_frozen={chaos.s3_frozen:.0f}s postgres_restarts={chaos.postgres_restarts}"
                       + (f", processes that exited by themselves: {chaos.crashes}" if chaos.crashes else ""))
 
             try:
@@ -96,6 +112,7 @@ def main(argv=None) -> int:
             result.documents = len(ids)
             result.requested = args.documents
             result.kills, result.redis_restarts = chaos.kills, chaos.redis_restarts
+            result.s3_frozen, result.postgres_restarts = chaos.s3_frozen, chaos.postgres_restarts
             result.quiet = quiet
             if not result.ok:
                 stack.keep_logs = True
@@ -123,6 +140,10 @@ def parse_args(argv):
     parser.add_argument("--settle-timeout", type=float, default=SETTLE_TIMEOUT,
                         help="after the chaos, give up waiting for quiescence after this long")
     parser.add_argument("--keep-logs", action="store_true", help="keep the processes' logs even when all is well")
+    parser.add_argument("--freeze-s3", type=float, default=0.0, metavar="SECONDS",
+                        help="freeze the S3 server (SIGSTOP) this long, a third into the uploads")
+    parser.add_argument("--restart-postgres", action="store_true",
+                        help="run on a PostgreSQL cluster of the run's own and restart it, later in the uploads")
     args = parser.parse_args(argv)
     if args.documents < 1 or args.workers < 2:
         parser.error("--documents must be at least 1 and --workers at least 2 (one is killed at a time)")
@@ -181,6 +202,12 @@ class Chaos(threading.Thread):
         self.kills = 0
         self.redis_restarts = 0
         self.redis_at: float | None = None
+        self.freeze_at: float | None = None
+        self.freeze_seconds = 0.0
+        self.s3_frozen = 0.0
+        self.postgres_at: float | None = None
+        self.postgres_restarts = 0
+        self._outages: list[threading.Thread] = []
         self.crashes: list[str] = []
         self._stopping = threading.Event()
         self._next_name = len(workers) + 1
@@ -188,6 +215,11 @@ class Chaos(threading.Thread):
     def finish(self) -> None:
         self._stopping.set()
         self.join()
+        self.join_outages()
+
+    def join_outages(self) -> None:
+        for outage in self._outages:
+            outage.join()
 
     def run(self) -> None:
         next_kill = time.monotonic() + self._interval()
@@ -196,9 +228,15 @@ class Chaos(threading.Thread):
             now = time.monotonic()
             if self.redis_at is not None and now >= self.redis_at:
                 self.redis_at = None
-                down = restart_redis()
+                down = self.stack.restart_redis()
                 self.redis_restarts += 1
                 self.clock.say(f"Redis restarted empty (unreachable for {down:.1f}s)")
+            if self.freeze_at is not None and now >= self.freeze_at:
+                self.freeze_at = None
+                self._aside("s3-freeze", self._freeze_s3)
+            if self.postgres_at is not None and now >= self.postgres_at:
+                self.postgres_at = None
+                self._aside("postgres-restart", self._restart_postgres)
             if now >= next_kill:
                 victim = self.rng.choice(self.workers)
                 self.stack.kill(victim)
@@ -207,6 +245,24 @@ class Chaos(threading.Thread):
                 self._stopping.wait(self.rng.uniform(0.5, 2.0))
                 self._start_worker()
                 next_kill = time.monotonic() + self._interval()
+
+    def _aside(self, name: str, run) -> None:
+        # Outages run beside the kills, as they would: a frozen S3 does not stop a machine dying.
+        outage = threading.Thread(target=run, name=name, daemon=True)
+        self._outages.append(outage)
+        outage.start()
+
+    def _freeze_s3(self) -> None:
+        self.clock.say(f"S3 server frozen (SIGSTOP) for {self.freeze_seconds:g}s")
+        # Not cut short by the end of the chaos phase: a freeze always lasts what was asked.
+        self.s3_frozen = self.stack.freeze("s3", self.freeze_seconds)
+        self.clock.say(f"S3 server thawed (SIGCONT) after {self.s3_frozen:.1f}s")
+
+    def _restart_postgres(self) -> None:
+        self.clock.say("PostgreSQL stopping (fast: every connection cut) for a restart")
+        down = self.stack.restart_postgres()
+        self.postgres_restarts += 1
+        self.clock.say(f"PostgreSQL restarted (unreachable for {down:.1f}s)")
 
     def _interval(self) -> float:
         return self.kill_every * self.rng.uniform(0.5, 1.5)
@@ -347,7 +403,8 @@ def describe_held(stack: Stack) -> str:
 class Result:
     def __init__(self):
         self.documents = self.requested = self.kills = self.redis_restarts = 0
-        self.lost = self.stuck = self.duplicate_effects = 0
+        self.lost = self.stuck = self.duplicate_effects = self.system_rejections = 0
+        self.s3_frozen, self.postgres_restarts = 0.0, 0
         self.ledger = "unknown"
         self.quiet = False
 
@@ -356,11 +413,13 @@ class Result:
         # Not being quiet at the deadline matters through `stuck`: a message still waiting in a
         # dead worker's ack set with every document settled changes none of the figures.
         return (self.documents == self.requested and not self.lost and not self.stuck
-                and not self.duplicate_effects and self.ledger == "balanced")
+                and not self.duplicate_effects and not self.system_rejections and self.ledger == "balanced")
 
     def line(self) -> str:
         return (f"chaos: documents={self.documents} kills={self.kills} redis_restarts={self.redis_restarts} "
-                f"lost={self.lost} stuck={self.stuck} duplicate_effects={self.duplicate_effects} ledger={self.ledger}")
+                f"s3_frozen={self.s3_frozen:.0f}s postgres_restarts={self.postgres_restarts} "
+                f"lost={self.lost} stuck={self.stuck} duplicate_effects={self.duplicate_effects} "
+                f"system_rejections={self.system_rejections} ledger={self.ledger}")
 
 
 # Each query returns one row per duplicated effect with how many times too many it happened.
@@ -411,6 +470,12 @@ def check(stack: Stack, ids: list[str], clock: Clock) -> Result:
     if stuck:
         clock.say("stuck: " + ", ".join(f"{i} {s}" for i, s in list(stuck.items())[:10]))
     extra = stack.sql("SELECT count(*) FROM documents WHERE NOT (id = ANY(%s))", (ids,))[0][0]
+    # Settled for a failure of ours: a client's rejection, or a person asked, with a SYSTEM_ code.
+    system = stack.sql("SELECT id, status, rejection_code FROM documents WHERE id = ANY(%s) "
+                       "AND status IN ('REJECTED', 'ACTION_REQUIRED') AND rejection_code LIKE 'SYSTEM\\_%%'", (ids,))
+    result.system_rejections = len(system)
+    if system:
+        clock.say("settled for a system reason: " + ", ".join(" ".join(map(str, row)) for row in system[:10]))
 
     effects = {}
     for name, query in DUPLICATE_CHECKS.items():
@@ -451,7 +516,8 @@ def summary(stack: Stack, clock: Clock, extra: int) -> None:
         "SELECT count(*), count(*) FILTER (WHERE id LIKE 'poll-%') FROM callback_deliveries")
     actions = dict(stack.sql("SELECT action, count(*) FROM audit_entries WHERE action IN "
                              "('stalled_reset', 'deadline_passed', 'submission_retry', 'submission_failed', "
-                             "'retries_exhausted') GROUP BY action"))
+                             "'retries_exhausted', 'attempt_failed', 'waiting_for_service', 'system_retry', "
+                             "'system_retries_spent') GROUP BY action"))
     clock.say(f"outcome: {format_counts(stack.status_counts())}; rejections {dict(codes)}; "
               f"jobs={jobs} (failed {failed_jobs}); deliveries={deliveries} (from deadline polls {polled}); "
               f"recoveries {actions}; dead letters={backlog_dead(stack)}; documents not from this run's "
