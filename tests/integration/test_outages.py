@@ -279,6 +279,10 @@ def test_a_system_failure_walks_the_retry_schedule_and_ends_with_a_person_never_
         assert waiting["status"] == "PENDING" and waiting["rejection_code"] is None
         assert waiting["verification_notes"][0]["code"] == "system_retry"
         assert waiting["verification_notes"][0]["en"].startswith("Still being checked")
+        portal = world.client_a.api.get("/portal").text
+        row = portal[portal.index(f'id="document-{document_id}"'):]
+        row = row[:row.index("</tr>")]
+        assert "CHECKING" in row and "Still being checked" in row and "REJECTED" not in row
 
         # Not before its time: neither the pending sweep nor a stray message starts it early.
         with app.app_context():
