@@ -21,7 +21,7 @@ from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.extensions import db
-from leadflow.extraction.client import ExtractionUnavailable
+from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import CallbackDelivery, CreditReservation, Document, ExtractionJob, utcnow
 from leadflow.services import callbacks, pipeline, transitions
 from leadflow.wiring import adapters
@@ -88,6 +88,23 @@ def sweep_retries(now: datetime, batch: int) -> int:
         select(Document.id, Document.brokerage_id)
         .join(ExtractionJob, ExtractionJob.id == Document.current_job_id)
         .where(Document.status == Status.PENDING.value, ExtractionJob.status == "created",
+               ExtractionJob.deadline_at <= now)
+        .order_by(ExtractionJob.deadline_at).limit(batch)).all()
+    import tasks
+    sent = 0
+    for document_id, brokerage_id in rows:
+        sent += jobs.send_once(tasks.verify_document, jobs.verification_key(document_id), document_id, brokerage_id)
+    return sent
+
+
+def sweep_retries(now: datetime, batch: int) -> int:
+    """Start the system retries that are due: PENDING documents whose current job is a
+    scheduled retry (`created`, with a `deadline_at`) past its time (pipeline.system_failure). The message it sends is the only
+    one for the document (its key taken over); the claim keeps a duplicate harmless."""
+    rows = db.session.execute(
+        select(Document.id, Document.brokerage_id)
+        .join(ExtractionJob, ExtractionJob.id == Document.current_job_id)
+        .where(Document.status == Status.PENDING.value, ExtractionJob.status == "scheduled",
                ExtractionJob.deadline_at <= now)
         .order_by(ExtractionJob.deadline_at).limit(batch)).all()
     import tasks
@@ -168,6 +185,11 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
     """Ask the service first; apply its answer as a callback, else submit again or give up."""
     try:
         answer = adapters().extraction.job(job_id)
+    except ServiceDown as exc:
+        # The service is known to be down: whether the job is lost cannot be told now, and
+        # giving it up would spend an attempt on our outage. The next run asks again.
+        log.info("overdue job %s waits for the extraction service: %s", job_id, exc)
+        return
     except ExtractionUnavailable as exc:
         log.warning("could not ask about overdue job %s: %s", job_id, exc)
         answer = None

@@ -46,7 +46,8 @@ def bilingual_summary_row(rng: random.Random, spec: Spec) -> Draft:
 @layout("payslip", "L5", HELD_OUT)
 def two_column_body(rng: random.Random, spec: Spec) -> Draft:
     """The period as 'ABRECHNUNGSZEITRAUM 01.10.2026 - 31.10.2026', earnings left and deductions right,
-    'EUR 1.234,56' amounts, the tax class in Roman numerals, the employer only in the footer."""
+    'EUR 1.234,56' amounts and 'EUR 1.234,56-' deductions, the tax class in Roman numerals, the employer
+    only in the footer."""
     employer, employee = fake.company(rng), fake.person(rng)
     period, pay, account = fake.pay_month(rng), fake.payroll(rng), fake.iban(rng)
     s = Sheet(rng.choice(("times", "helvetica")), "Bezügemitteilung")
@@ -68,7 +69,7 @@ def two_column_body(rng: random.Random, spec: Spec) -> Draft:
                          ("KV-Beitrag", pay.health), ("PV-Beitrag", pay.care), ("RV-Beitrag", pay.pension),
                          ("AV-Beitrag", pay.unemployment)):
         s.text(110, y, label, 9.5)
-        s.text(190, y, f"EUR {fake.amount(value)}", 9.5, align="right")
+        s.text(190, y, f"EUR {fake.amount(-value, 'de_minus')}", 9.5, align="right")
         y += 5.5
     s.text(110, y + 2, "Summe Abzüge", 9.5, bold=True)
     s.text(190, y + 2, f"EUR {fake.amount(pay.taxes + pay.social)}", 9.5, bold=True, align="right")

@@ -397,3 +397,22 @@ def test_a_callback_before_its_submission_committed_is_logged_at_info_without_a_
     assert told and all(r.levelno == logging.INFO and r.exc_info is None for r in told)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors == [], f"an expected retry logged as an error: {[r.getMessage()[:200] for r in errors]}"
+
+
+def test_an_overdue_job_is_not_given_up_while_the_extraction_service_is_known_down(world, app, live):
+    forgetful = HoldingService()
+    with swapped(app, "extraction", forgetful):
+        document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
+        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
+        live.drain()
+    down = ExtractionClient(f"http://127.0.0.1:{free_port()}", app.config["EXTRACTION_API_KEY"], timeout=1)
+    with swapped(app, "extraction", down), app.app_context():
+        for _ in range(app.config["BREAKER_FAILURES"]):
+            down.healthy()
+        clock.shift(timedelta(seconds=app.config["EXTRACTION_DEADLINE_SECONDS"] + 1))
+        sweeps.run("deadline")
+    assert world.client_a.api.document(document_id)["status"] == "EXTRACTING", "nothing given up during the outage"
+    assert jobs_of(app, document_id) == [("accepted", 1)]
+    with swapped(app, "extraction", forgetful), app.app_context():
+        assert sweeps.run("deadline") == 1, "once the service answers, the overdue job is dealt with"
+    assert audit(app, document_id)[-1][:3] == ("deadline_passed", "EXTRACTING", "PENDING")
