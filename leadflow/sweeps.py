@@ -19,7 +19,6 @@ from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status
-from leadflow.domain.verification import Note
 from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import CallbackDelivery, CreditReservation, Document, ExtractionJob, utcnow
@@ -88,23 +87,6 @@ def sweep_retries(now: datetime, batch: int) -> int:
         select(Document.id, Document.brokerage_id)
         .join(ExtractionJob, ExtractionJob.id == Document.current_job_id)
         .where(Document.status == Status.PENDING.value, ExtractionJob.status == "created",
-               ExtractionJob.deadline_at <= now)
-        .order_by(ExtractionJob.deadline_at).limit(batch)).all()
-    import tasks
-    sent = 0
-    for document_id, brokerage_id in rows:
-        sent += jobs.send_once(tasks.verify_document, jobs.verification_key(document_id), document_id, brokerage_id)
-    return sent
-
-
-def sweep_retries(now: datetime, batch: int) -> int:
-    """Start the system retries that are due: PENDING documents whose current job is a
-    scheduled retry (`created`, with a `deadline_at`) past its time (pipeline.system_failure). The message it sends is the only
-    one for the document (its key taken over); the claim keeps a duplicate harmless."""
-    rows = db.session.execute(
-        select(Document.id, Document.brokerage_id)
-        .join(ExtractionJob, ExtractionJob.id == Document.current_job_id)
-        .where(Document.status == Status.PENDING.value, ExtractionJob.status == "scheduled",
                ExtractionJob.deadline_at <= now)
         .order_by(ExtractionJob.deadline_at).limit(batch)).all()
     import tasks
