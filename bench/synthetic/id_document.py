@@ -162,6 +162,10 @@ class Card:
         self.canvas.drawString(x * mm, -y * mm, value)
         self.canvas.setFillGray(0)
 
+    def text_right(self, x: float, y: float, value: str, size: float = 6.0, font: str = "Helvetica") -> None:
+        self.canvas.setFont(font, size)
+        self.canvas.drawRightString(x * mm, -y * mm, value)
+
     def field(self, x: float, y: float, label: str, value: str, size: float = 7.0) -> None:
         """A small grey label with its value under it, as on every modern card."""
         self.text(x, y, label, 4.2, gray=0.35)
@@ -169,8 +173,8 @@ class Card:
 
     def zone(self, lines: list[str], font: str = "mono", bottom: float = 3.0) -> None:
         """The zone across the card's foot, sized so each line fills the width as OCR-B would."""
-        name, path = MRZ_FONTS[font]
-        if name not in pdfmetrics.getRegisteredFontNames():
+        name, path = MRZ_FONTS.get(font, (font, None))  # a TrueType file, or a built-in font (Courier-Bold)
+        if path and name not in pdfmetrics.getRegisteredFontNames():
             pdfmetrics.registerFont(TTFont(name, str(DEJAVU / path)))
         width = self.size[0] - 8
         size = width * mm / pdfmetrics.stringWidth(lines[0], name, 1)

@@ -10,9 +10,12 @@ from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
 from bench.synthetic import DEVELOPMENT, Draft, Spec, layout
 from bench.synthetic import _fake as fake
-from bench.synthetic._sheet import Sheet
+from bench.synthetic._sheet import DEJAVU, Sheet
 from bench.synthetic.id_document import Card
 
 GROCERIES = (("Vollmilch 3,5%", 7), ("Bio Bananen", 7), ("Roggenbrot", 7), ("Gouda jung", 7), ("Kaffee Crema", 7),
@@ -85,15 +88,22 @@ def euro(value: Decimal) -> str:
     return fake.amount(value)
 
 
+MONOSPACE = ("Courier", "DejaVuSansMono")
+
+
 class Slip:
     """A till slip: lines of monospace text in a column `width` characters wide."""
 
     def __init__(self, rng: random.Random, spec: Spec, title: str, lines_expected: int = 40, font: str = "Courier",
                  size: float = 8.0):
-        self.sheet = Sheet("courier", title)
+        self.sheet = Sheet("courier" if font.startswith("Courier") else "dejavu", title)
+        if font.startswith("DejaVu"):
+            for name in (font, font + "-Bold"):
+                if name not in pdfmetrics.getRegisteredFontNames():
+                    pdfmetrics.registerFont(TTFont(name, str(DEJAVU / f"{name}.ttf")))
         self.font, self.size = font, size
         self.width = 34  # characters
-        slip_w = self.width * size * 0.6 * 0.3528 + 8  # Courier advance is 0.6 em; points to mm
+        self.slip_w = slip_w = self.width * size * 0.6 * 0.3528 + 8  # a monospace advance is 0.6 em; pt to mm
         slip_h = lines_expected * size * 0.3528 * 1.25 + 12
         angle = rng.uniform(-1, 1) if spec.single_page else 0.0  # the photo itself turns it 1.5-3° more
         self.card = Card(self.sheet, (slip_w, slip_h), (105, 20 + slip_h / 2), angle, 1.0)
@@ -107,14 +117,28 @@ class Slip:
         self.y += self.size * 0.3528 * 1.25
 
     def pair(self, left: str, right: str, bold: bool = False) -> None:
-        self.line(left + " " * max(1, self.width - len(left) - len(right)) + right, bold)
+        if self.font in MONOSPACE:
+            self.line(left + " " * max(1, self.width - len(left) - len(right)) + right, bold)
+            return
+        # A proportional font: the amount flush right, as such tills print it.
+        font = self.font + ("-Bold" if bold else "")
+        self.card.text(4, self.y, left, self.size, font)
+        self.card.text_right(self.slip_w - 4, self.y, right, self.size, font)
+        self.y += self.size * 0.3528 * 1.25
 
     def rule(self, char: str = "-") -> None:
         self.line(char * self.width)
 
-    def draft(self, fields: dict) -> Draft:
+    def draft(self, fields: dict, customer) -> Draft:
         self.card.done()
-        return Draft(pdf=self.sheet.pdf(), fields=fields, person="")
+        return Draft(pdf=self.sheet.pdf(), fields=fields, person=customer.name)
+
+
+def customer(rng: random.Random, slip: Slip, label: str):
+    """The client, named on the slip as a loyalty card or a hospitality receipt names them."""
+    person = fake.person(rng)
+    slip.line(f"{label}: {person.plain}")
+    return person
 
 
 def head(slip: Slip, s: Sale) -> None:
@@ -153,8 +177,9 @@ def supermarket(rng: random.Random, spec: Spec) -> Draft:
     slip.line()
     slip.line(f"{s.day:%d.%m.%Y} {s.at:%H:%M}   Bon-Nr. {s.number}")
     slip.line("Vielen Dank für Ihren Einkauf!", centre=True)
+    buyer = customer(rng, slip, "Kundenkarte")
     return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
-                       "currency": "EUR", "tax": f"{s.tax:.2f}", "net": f"{s.net:.2f}"})
+                       "currency": "EUR", "tax": f"{s.tax:.2f}", "net": f"{s.net:.2f}"}, buyer)
 
 
 @layout("receipt", "L2", DEVELOPMENT)
@@ -178,9 +203,10 @@ def pharmacy(rng: random.Random, spec: Spec) -> Draft:
     slip.pair("enthaltene MwSt 19%", f"EUR {euro(s.tax)}")
     slip.line()
     slip.line(f"{s.day:%d.%m.%y} {s.at:%H:%M} KAS00{rng.randint(1, 4)}")
+    buyer = customer(rng, slip, "Kunde")
     slip.line("Gute Besserung!", centre=True)
     return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
-                       "currency": "EUR", "tax": f"{s.tax:.2f}"})
+                       "currency": "EUR", "tax": f"{s.tax:.2f}"}, buyer)
 
 
 @layout("receipt", "L3", DEVELOPMENT)
@@ -201,6 +227,7 @@ def fuel_station(rng: random.Random, spec: Spec) -> Draft:
     for rate, net, vat, gross in s.by_rate():
         slip.pair(f"Net {rate}%", euro(net))
         slip.pair(f"VAT {rate}%", euro(vat))
+    buyer = customer(rng, slip, "Fleet card")
     slip.line("Thank you for your visit", centre=True)
     return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
-                       "currency": "EUR"})
+                       "currency": "EUR"}, buyer)
