@@ -82,7 +82,7 @@ def test_person_names_as_printed_and_last_name_first(raw, expected):
 
 @pytest.mark.parametrize("raw, expected", [
     ("Platzhalter Pharma AG · Vorlagenstraße 111", "Platzhalter Pharma AG"), ("for Moselstein Bau GmbH", "Moselstein Bau GmbH"),
-    ("(1) Hanseatic Medtech SE", "Hanseatic Medtech SE"), ("ELBTAL ENERGIE GMBH", "ELBTAL ENERGIE GMBH"),
+    ("(1) Hanseatic Medtech SE", "Hanseatic Medtech SE"), ("* der Probe Maschinenbau SE", "Probe Maschinenbau SE"), ("ELBTAL ENERGIE GMBH", "ELBTAL ENERGIE GMBH"),
     ("Ivan Petrov", None),
 ])
 def test_company_names_end_at_their_legal_form(raw, expected):

@@ -211,9 +211,10 @@ PERSON_WORD = re.compile(r"[A-ZÄÖÜ][A-Za-zÄÖÜäöüßéèáàíóúñç'\-
 def company_name(raw: str) -> str | None:
     """An organisation's name: up to its legal form (GmbH, AG ...), else a short line of words."""
     text = raw.strip(" :|,;")
-    # Words that stand before a name in signatures and party clauses ("for X GmbH", "(1) X AG").
-    text = re.sub(r"^(?:(?:\(\d\)|\d\.|for|für|i\.\s?A\.|i\.\s?V\.|der|die|dem|the|firma)\s+)+", "", text,
-                  flags=re.IGNORECASE)
+    # Words and marks that stand before a name in signatures and party clauses ("for X GmbH",
+    # "(1) X AG", a bullet OCR read as "*").
+    text = re.sub(r"^(?:(?:\(\d\)|\d\.|[*•·\-–]|for|für|i\.\s?A\.|i\.\s?V\.|der|die|dem|the|firma)\s+)+", "",
+                  text, flags=re.IGNORECASE)
     m = LEGAL_FORM.search(text)
     if m:
         name = re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip()
