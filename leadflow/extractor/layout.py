@@ -258,7 +258,7 @@ class Layout:
             if nxt.page == line.page and nxt.y0 - line.y1 < 2 * line.height and nxt.segments:
                 first_segment = nxt.segments[0]
                 if not (is_label and is_label(first_segment.text)):
-                    value = parse(first_segment.text)
+                    value = parse(_lead_in(first_segment.text))
                     if value is not None:
                         return Found(value, label_text, "next-line", NEXT_LINE, line.page, first_segment.text)
         return None
@@ -283,7 +283,7 @@ class Layout:
             if is_label and is_label(best.text):
                 # Another label stands in this column: the value, if any, belonged above it.
                 return None
-            value = parse(best.text)
+            value = parse(_lead_in(best.text))
             if value is not None:
                 near = other.y0 <= reach_near
                 return Found(value, m.group(0), "below" if near else "under-header",

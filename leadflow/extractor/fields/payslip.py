@@ -29,7 +29,7 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
                  "monat", "month",
                  r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:für|for)(?=\s)",
                  r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
-TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?kl\.?", r"re:lst\.?-?klasse", "tax class", "stkl")
+TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
                 "brutto gesamt", "gesamt bezüge", "gross pay", "gross wages", "total gross pay",
@@ -89,9 +89,12 @@ def parse(reading) -> FieldsRead:
         for option in f.options("payout")[:1]:
             f.offer("net", option.value, UNLABELLED, "payout", option.page)
     if not f.candidates["payout"]:
-        # Without deductions after net pay, the payout is the net pay.
+        # Without deductions after net pay, the payout is the net pay; but where a payout is
+        # labelled and its value could not be read, that is only a guess.
+        labelled = layout and next(layout.labels(PAYOUT), None) is not None
         for option in f.options("net")[:1]:
-            f.offer("payout", option.value, min(option.confidence, GUESS + 0.1), "net pay", option.page)
+            f.offer("payout", option.value, UNLABELLED if labelled else min(option.confidence, GUESS + 0.1),
+                    "net pay", option.page)
     return f.resolve(CHECKS)
 
 
