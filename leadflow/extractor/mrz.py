@@ -13,6 +13,23 @@ WEIGHTS = (7, 3, 1)
 CANDIDATE = re.compile(r"^[A-Z0-9<]{25,48}$")
 TO_DIGIT = str.maketrans({"O": "0", "Q": "0", "D": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "B": "8", "G": "6"})
 TO_LETTER = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "8": "B", "6": "G"})
+# ICAO 9303 Part 3 state codes: ISO 3166-1 alpha-3, Germany's "D", and the codes ICAO adds (UTO is
+# the specimen state). OCR misreads a letter of a code as a look-alike; a code that names no state
+# is repaired only to the one state a look-alike swap yields.
+STATES = frozenset("""
+ABW AFG AGO AIA ALA ALB AND ARE ARG ARM ASM ATA ATF ATG AUS AUT AZE BDI BEL BEN BES BFA BGD BGR BHR BHS BIH BLM
+BLR BLZ BMU BOL BRA BRB BRN BTN BVT BWA CAF CAN CCK CHE CHL CHN CIV CMR COD COG COK COL COM CPV CRI CUB CUW CXR
+CYM CYP CZE DEU DJI DMA DNK DOM DZA ECU EGY ERI ESH ESP EST ETH FIN FJI FLK FRA FRO FSM GAB GBR GEO GGY GHA GIB
+GIN GLP GMB GNB GNQ GRC GRD GRL GTM GUF GUM GUY HKG HMD HND HRV HTI HUN IDN IMN IND IOT IRL IRN IRQ ISL ISR ITA
+JAM JEY JOR JPN KAZ KEN KGZ KHM KIR KNA KOR KWT LAO LBN LBR LBY LCA LIE LKA LSO LTU LUX LVA MAC MAF MAR MCO MDA
+MDG MDV MEX MHL MKD MLI MLT MMR MNE MNG MNP MOZ MRT MSR MTQ MUS MWI MYS MYT NAM NCL NER NFK NGA NIC NIU NLD NOR
+NPL NRU NZL OMN PAK PAN PCN PER PHL PLW PNG POL PRI PRK PRT PRY PSE PYF QAT REU ROU RUS RWA SAU SDN SEN SGP SGS
+SHN SJM SLB SLE SLV SMR SOM SPM SRB SSD STP SUR SVK SVN SWE SWZ SXM SYC SYR TCA TCD TGO THA TJK TKL TKM TLS TON
+TTO TUN TUR TUV TWN TZA UGA UKR UMI URY USA UZB VAT VCT VEN VGB VIR VNM VUT WLF WSM YEM ZAF ZMB ZWE
+D EUE GBD GBN GBO GBP GBS RKS UNA UNK UNO UTO XBA XIM XCC XCE XCO XDC XEC XES XMP XOM XPO XXA XXB XXC XXX
+""".split())
+LOOK_ALIKES = {"0": "DOQ", "O": "DQ", "Q": "O", "1": "I", "I": "L", "L": "I", "5": "S", "8": "B", "2": "Z",
+               "6": "G", "K": "X", "X": "K", "C": "G", "G": "C"}
 
 
 @dataclass
@@ -155,17 +172,27 @@ def parse_mrz(lines: list[str], fmt: str) -> MRZ | None:
     return MRZ(
         format=fmt,
         document_code=head[0:2].replace("<", ""),
-        issuing_country=head[2:5].translate(TO_LETTER).replace("<", ""),
+        issuing_country=_state(head[2:5]),
         document_number=number.replace("<", ""),
         surname=surname.replace("<", " ").strip(),
         given_names=re.sub(r"<+", " ", given).strip(),
-        nationality=nationality.translate(TO_LETTER).replace("<", ""),
+        nationality=_state(nationality),
         birth_date=_date(birth, future=False),
         sex={"M": "M", "F": "F"}.get(sex, None),
         expiry_date=_date(expiry, future=True),
         checks=checks,
         lines=tuple(lines),
     )
+
+
+def _state(code: str) -> str:
+    """A state code as printed, or the one state a single look-alike swap makes of a code that names none."""
+    plain = code.translate(TO_LETTER).replace("<", "")
+    if plain in STATES or not plain:
+        return plain
+    fixes = {variant for i, char in enumerate(code) for other in LOOK_ALIKES.get(char, "")
+             if (variant := (code[:i] + other + code[i + 1:]).replace("<", "")) in STATES}
+    return fixes.pop() if len(fixes) == 1 else plain
 
 
 def _date(yymmdd: str, *, future: bool) -> str | None:
@@ -204,7 +231,7 @@ def zone_text(image, text: str) -> str:
     """The page's OCR `text`, with the zone read from `image` appended when the text's own zone is
     missing or fails its check digits and the picture yields a better one."""
     found = find_mrz(text)
-    if found is not None and found.valid:
+    if found is not None and found.valid and not _doubtful_names(found):
         return text
     if not _worth_looking(text, found):
         return text
@@ -241,7 +268,11 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
             reads.append(zone)
     if not reads:
         return None
+    # Of reads passing as many checks the earliest (the page's own first): two reads that both pass
+    # yet differ have one wrong by chance, and the page's own read came first. Names may still come
+    # from a cleaner read.
     best = _with_cleanest_names(max(reads, key=_score), reads)
+    best = _with_known_states(best, reads)
     return None if best is start else best
 
 
@@ -384,6 +415,28 @@ def _with_cleanest_names(best: MRZ, reads: list[MRZ]) -> MRZ:
                 lines[0] = lines[0][:5] + other.lines[0][5:]
             return replace(best, surname=other.surname, given_names=other.given_names, lines=tuple(lines))
     return best
+
+
+# Where the state codes stand (line, start, end): no check digit covers them.
+STATE_SPANS = {"TD1": {"issuing_country": (0, 2, 5), "nationality": (1, 15, 18)},
+               "TD2": {"issuing_country": (0, 2, 5), "nationality": (1, 10, 13)},
+               "TD3": {"issuing_country": (0, 2, 5), "nationality": (1, 10, 13)}}
+
+
+def _with_known_states(best: MRZ, reads: list[MRZ]) -> MRZ:
+    """`best`, with a state code that names no state taken from another read of the zone that has one."""
+    lines = list(best.lines)
+    for name, (index, start, end) in STATE_SPANS.get(best.format, {}).items():
+        if getattr(best, name) in STATES:
+            continue
+        for other in reads:
+            if other.format == best.format and other.lines and getattr(other, name) in STATES:
+                lines[index] = lines[index][:start] + other.lines[index][start:end] + lines[index][end:]
+                break
+    if lines == list(best.lines):
+        return best
+    patched = parse_mrz(lines, best.format)
+    return patched if patched is not None and _score(patched) >= _score(best) else best
 
 
 def _names_field(zone: MRZ) -> str:
