@@ -30,7 +30,7 @@ from flask import has_request_context, request
 
 from itsdangerous import BadData, URLSafeSerializer
 
-from leadflow.storage import ObjectInfo, ObjectMissing, StorageError, check_key
+from leadflow.storage.base import ObjectInfo, ObjectMissing, StorageError, check_key
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from leadflow.storage import DEFAULT_S3_REGION, ObjectInfo, ObjectMissing, StorageError, check_key
+from leadflow.storage.base import DEFAULT_S3_REGION, ObjectInfo, ObjectMissing, StorageError, check_key
 
 log = logging.getLogger(__name__)
 
