@@ -1,8 +1,11 @@
 """Who may see a document: one rule for pages, the JSON API, downloads and websocket pushes; and
-who sees what beside it (a document's full history, the brokerage's credits), one rule per screen
-and its API route."""
+who may do what beside it (decide, retry, work on its data, share it, read its full history, see
+the brokerage's credits): one predicate each, enforced by the services and asked by the templates
+that show or hide the action."""
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from leadflow.domain.lifecycle import Status, is_system_failure
 
 
 class Role(StrEnum):
@@ -13,6 +16,11 @@ class Role(StrEnum):
 
 
 STAFF_ROLES = frozenset({Role.ADVISOR, Role.BROKERAGE_ADMIN})
+# Who works on documents' data and reads their whole story: the brokerage's staff, and platform
+# admins deciding what the reader could not.
+DOCUMENT_WORKERS = STAFF_ROLES | {Role.PLATFORM_ADMIN}
+# Sending a failure of ours through again spends credits and a person's attention: admins only.
+RETRY_ROLES = frozenset({Role.BROKERAGE_ADMIN, Role.PLATFORM_ADMIN})
 # The credits page and GET /api/credits: what the brokerage pays is its admin's business.
 CREDITS_ROLES = frozenset({Role.BROKERAGE_ADMIN})
 
@@ -66,4 +74,37 @@ def sees_full_history(role) -> bool:
     """Staff and platform admins read a document's whole history: people's notes, who did what,
     and the extraction service's raw answers. Everyone else in the audience sees only when its
     status changed (what the document's row already tells them, over time)."""
-    return role in STAFF_ROLES or role == Role.PLATFORM_ADMIN
+    return role in DOCUMENT_WORKERS
+
+
+def may_decide(role) -> bool:
+    """Deciding a document in review (its type, the fields the reader missed, or a rejection) is
+    the platform admins' work: they see every brokerage's queue."""
+    return role == Role.PLATFORM_ADMIN
+
+
+def may_retry(role) -> bool:
+    """True for the roles that may send a document that failed for system reasons through again."""
+    return role in RETRY_ROLES
+
+
+def may_work_on_data(role) -> bool:
+    """Correct, reprocess, customise or revert a document's data; the same people see its
+    fields, actions, versions and history panels."""
+    return role in DOCUMENT_WORKERS
+
+
+def may_share(role, viewer_id: int, owner_id: int) -> bool:
+    """The document's owner shares their own document; staff and platform admins share any they see."""
+    return role in DOCUMENT_WORKERS or viewer_id == owner_id
+
+
+def awaits_retry(status, rejection_code: str | None) -> bool:
+    """A failure of ours that a person may send through again: its automatic retries were spent
+    (ACTION_REQUIRED), or it failed before there were any (REJECTED), with a SYSTEM_ code."""
+    return status in (Status.REJECTED, Status.ACTION_REQUIRED) and is_system_failure(rejection_code)
+
+
+def retry_offered(role, status, rejection_code: str | None) -> bool:
+    """Whether a page offers the retry button: the role may retry and the document awaits one."""
+    return may_retry(role) and awaits_retry(status, rejection_code)

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from leadflow import outbox, scoping
 from leadflow.domain import filetypes
-from leadflow.domain.audience import Role
+from leadflow.domain.audience import Role, may_share
 from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
 from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification import DOCUMENT_TYPES
@@ -136,7 +136,7 @@ def share(user: User, document_id: str, email: str) -> DocumentShare:
     document = scoping.document_for_viewer(user.viewer, document_id)
     if document is None:
         raise NotFound("No such document.")
-    if not (user.is_staff or user.is_platform_admin or user.id == document.owner_id):
+    if not may_share(user.role, user.id, document.owner_id):
         raise Forbidden("Only the document's owner or the brokerage's staff can share it.")
     target = db.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
     # A document never leaves its brokerage (leadflow.domain.audience). Someone of another

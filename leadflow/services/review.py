@@ -1,9 +1,9 @@
 """A person decides what the system could not: the type of an ACTION_REQUIRED document, the
 fields the reader could not read on one, or another try for one that failed for system reasons."""
 from leadflow import outbox
-from leadflow.domain.audience import Role
+from leadflow.domain.audience import awaits_retry, may_decide, may_retry
 from leadflow.domain.events import VerificationRequested
-from leadflow.domain.lifecycle import RejectionCode, Status, is_system_failure
+from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import DOCUMENT_TYPES, RULES, Note, typed_value, unreadable_fields
 from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.extensions import db
@@ -19,7 +19,7 @@ def decide(admin: User, document_id: str, *, document_type: str | None = None,
            reject_reason: str | None = None, fields: dict | None = None) -> Document:
     """Set the type (the document goes on to verification), read the fields the reader could
     not (`fields`: the document is judged again at once), or reject it with a reason."""
-    if admin.role != Role.PLATFORM_ADMIN:
+    if not may_decide(admin.role):
         raise Forbidden("Only a platform admin decides documents in review.")
     document = documents.get_visible(admin, document_id)
     if document.status != Status.ACTION_REQUIRED:
@@ -80,11 +80,10 @@ def _read_fields(admin: User, document: Document, fields) -> Document:
 
 def retry(user: User, document_id: str) -> Document:
     """Send a document that failed for system reasons through the pipeline again."""
-    if user.role not in (Role.PLATFORM_ADMIN, Role.BROKERAGE_ADMIN):
+    if not may_retry(user.role):
         raise Forbidden("Only an admin can retry a failed document.")
     document = documents.get_visible(user, document_id)
-    # ACTION_REQUIRED: the automatic retries were spent; REJECTED: a failure from before them.
-    if document.status not in (Status.REJECTED, Status.ACTION_REQUIRED) or not is_system_failure(document.rejection_code):
+    if not awaits_retry(document.status, document.rejection_code):
         raise Conflict("Only a document that failed for system reasons can be retried.")
     if not transitions.apply(document.id, Status(document.status), Status.PENDING, action="retried", actor_id=user.id,
                              note=f"retry after {document.rejection_code}", rejection_code=None,

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from leadflow import clock, outbox
+from leadflow.domain.audience import may_work_on_data
 from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import SETTLED, Status
 from leadflow.domain.verification import Applicant, verify_type
@@ -97,7 +98,7 @@ def version_body(document: Document, part: str, number: int | None = None) -> tu
 
 def _editable(user: User, document_id: str) -> Document:
     document = documents.get_visible(user, document_id)
-    if not (user.is_staff or user.is_platform_admin):
+    if not may_work_on_data(user.role):
         raise Forbidden("Only the brokerage's advisors can change a document's data.")
     if document.status not in SETTLED:
         raise Conflict(f"This document is {document.status}; wait until it is finished.")

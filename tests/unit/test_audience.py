@@ -1,7 +1,9 @@
-"""Who may see a document."""
+"""Who may see a document, and who may do what to it."""
 import pytest
 
-from leadflow.domain.audience import DocumentFacts, Role, Viewer, audience, may_see, may_see_credits, sees_full_history
+from leadflow.domain.audience import (DocumentFacts, Role, Viewer, audience, awaits_retry, may_decide, may_retry, may_see,
+                                      may_see_credits, may_share, may_work_on_data, retry_offered, sees_full_history)
+from leadflow.domain.lifecycle import Status
 
 DOC = DocumentFacts(brokerage_id=1, owner_id=10, workspace_member_ids=frozenset({11, 10}),
                     shared_with_ids=frozenset({12}))
@@ -48,3 +50,51 @@ def test_only_a_brokerage_admin_sees_the_credits(role, allowed):
                                         ("client", False)])
 def test_only_staff_and_platform_admins_read_a_documents_full_history(role, full):
     assert sees_full_history(Role(role)) is full
+
+
+@pytest.mark.parametrize("role, allowed", [("platform_admin", True), ("brokerage_admin", False), ("advisor", False),
+                                           ("client", False)])
+def test_only_a_platform_admin_decides_a_document_in_review(role, allowed):
+    assert may_decide(Role(role)) is allowed
+
+
+@pytest.mark.parametrize("role, allowed", [("brokerage_admin", True), ("platform_admin", True), ("advisor", False),
+                                           ("client", False)])
+def test_only_admins_retry_a_failure_of_ours(role, allowed):
+    assert may_retry(Role(role)) is allowed
+
+
+@pytest.mark.parametrize("role, allowed", [("advisor", True), ("brokerage_admin", True), ("platform_admin", True),
+                                           ("client", False)])
+def test_staff_and_platform_admins_correct_reprocess_customise_and_revert(role, allowed):
+    assert may_work_on_data(Role(role)) is allowed
+
+
+def test_a_client_shares_only_their_own_document_and_staff_share_any_they_see():
+    assert may_share(Role.CLIENT, viewer_id=10, owner_id=10)
+    assert not may_share(Role.CLIENT, viewer_id=11, owner_id=10)
+    assert may_share(Role.ADVISOR, viewer_id=20, owner_id=10)
+    assert may_share(Role.PLATFORM_ADMIN, viewer_id=30, owner_id=10)
+
+
+@pytest.mark.parametrize("status, code, waits", [
+    ("ACTION_REQUIRED", "SYSTEM_RETRIES_EXHAUSTED", True),
+    ("REJECTED", "SYSTEM_EXTRACTION_FAILED", True),
+    ("ACTION_REQUIRED", None, False),                 # a person decides its type instead
+    ("REJECTED", "UNREADABLE", False),               # the client's file problem, not ours
+    ("PENDING", "SYSTEM_RETRIES_EXHAUSTED", False),   # an automatic retry is on its way
+    ("VERIFIED", None, False),
+])
+def test_only_a_settled_failure_of_ours_awaits_a_retry(status, code, waits):
+    assert awaits_retry(Status(status), code) is waits
+
+
+def test_the_retry_button_needs_both_the_role_and_a_failure_of_ours():
+    assert retry_offered(Role.BROKERAGE_ADMIN, Status.ACTION_REQUIRED, "SYSTEM_RETRIES_EXHAUSTED")
+    assert not retry_offered(Role.ADVISOR, Status.ACTION_REQUIRED, "SYSTEM_RETRIES_EXHAUSTED")
+    assert not retry_offered(Role.PLATFORM_ADMIN, Status.VERIFIED, None)
+
+
+def test_the_models_role_strings_are_understood_like_the_enum():
+    # The User row carries its role as a plain string; the predicates must not care.
+    assert may_decide("platform_admin") and may_retry("brokerage_admin") and not may_work_on_data("client")
