@@ -29,22 +29,24 @@ def reset_handlers() -> None:
     _handlers.clear()
 
 
-def record(event) -> None:
-    db.session.info.setdefault(_PENDING, []).append(event)
+def record(session: Session, event) -> None:
+    """Hold `event` until `session`'s transaction commits (a rollback drops it)."""
+    session.info.setdefault(_PENDING, []).append(event)
 
 
-def commit() -> None:
-    """Commit the current transaction, then dispatch what it recorded."""
-    db.session.commit()
-    dispatch_committed()
+def commit(session: Session | None = None) -> None:
+    """Commit the session's transaction (the app's when none is given), then dispatch what it recorded."""
+    session = session if session is not None else db.session
+    session.commit()
+    dispatch_committed(session)
 
 
-def rollback() -> None:
-    db.session.rollback()
+def rollback(session: Session | None = None) -> None:
+    (session if session is not None else db.session).rollback()
 
 
-def dispatch_committed() -> None:
-    events = db.session.info.pop(_COMMITTED, [])
+def dispatch_committed(session: Session | None = None) -> None:
+    events = (session if session is not None else db.session).info.pop(_COMMITTED, [])
     for event in events:
         for handler in list(_handlers.get(type(event), [])):
             try:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.verification.notes import Applicant, Note
 
 CONFIDENCE_THRESHOLD = 0.6
 """Below this, a person decides the type: a confident wrong answer costs more than asking."""
@@ -16,21 +17,6 @@ MIN_TEXT_CHARS = 40
 
 DOCUMENT_TYPES = ("payslip", "bank_statement", "tax_assessment", "wage_tax_certificate",
                   "employment_contract", "id_document", "residence_permit", "invoice", "receipt")
-
-
-@dataclass(frozen=True)
-class Note:
-    code: str
-    en: str
-    de: str
-    fields: tuple[str, ...] = ()
-    """For `fields_unreadable`: the fields a person is to read, so the review queue can ask for them."""
-
-    def as_dict(self) -> dict:
-        body = {"code": self.code, "en": self.en, "de": self.de}
-        if self.fields:
-            body["fields"] = list(self.fields)
-        return body
 
 
 @dataclass(frozen=True)
@@ -50,12 +36,6 @@ class Extraction:
     confidence: float
     content: dict = field(default_factory=dict)
     pages: int = 0
-
-
-@dataclass(frozen=True)
-class Applicant:
-    """The client the document should belong to."""
-    name: str | None = None
 
 
 def verify(extraction: Extraction, declared_kind: str | None, applicant: Applicant, today: date) -> Verdict:
@@ -136,7 +116,7 @@ def _label(document_type: str, language: str) -> str:
 # Per-type rules: document type -> spec.TypeRules (fields it needs read, checks that may reject).
 RULES: dict = {}
 
-# Registered last: the rule modules import Note and Applicant from this module.
+# Registered last: the rule modules need nothing of this module, but read best after it.
 from leadflow.domain.verification.common import TYPED  # noqa: E402
 from leadflow.domain.verification.rules import RULES as _TYPE_RULES  # noqa: E402
 from leadflow.domain.verification.spec import judge, unreadable_note  # noqa: E402

@@ -11,7 +11,7 @@ from datetime import date
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
-from leadflow.domain.verification import Applicant, Note
+from leadflow.domain.verification.notes import Applicant, Note
 from leadflow.domain.verification.common import compact, day_words, iso_date
 from leadflow.domain.verification.spec import Check, Field, TypeRules
 

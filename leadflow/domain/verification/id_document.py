@@ -11,7 +11,7 @@ is not failed for it.
 from dataclasses import dataclass
 from datetime import date
 
-from leadflow.domain.verification import Applicant, Note
+from leadflow.domain.verification.notes import Applicant, Note
 from leadflow.domain.verification.common import day_words, iso_date, text
 from leadflow.domain.verification.names import names_match
 from leadflow.domain.verification.spec import Check, Field, TypeRules

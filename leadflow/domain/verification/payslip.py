@@ -8,7 +8,7 @@ month's end), which is how lenders phrase it: "payslips of the last three months
 """
 from datetime import date
 
-from leadflow.domain.verification import Applicant, Note
+from leadflow.domain.verification.notes import Applicant, Note
 from leadflow.domain.verification.common import add_months, amount, month_end, month_words, year_month
 from leadflow.domain.verification.spec import Check, Field, TypeRules
 

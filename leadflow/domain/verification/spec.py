@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from leadflow.domain.verification import Applicant, Note
+from leadflow.domain.verification.notes import Applicant, Note
 
 READ_THRESHOLD = 0.5
 """The extractor's field_confidence under this means the value was not read reliably."""

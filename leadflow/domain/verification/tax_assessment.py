@@ -6,7 +6,7 @@ year that has not ended (Y itself, or later) cannot have been assessed yet.
 """
 from datetime import date
 
-from leadflow.domain.verification import Applicant, Note
+from leadflow.domain.verification.notes import Applicant, Note
 from leadflow.domain.verification.common import amount, year
 from leadflow.domain.verification.spec import Check, Field, TypeRules
 

@@ -8,7 +8,7 @@ accepted; on 1 March 2027 only 2026 is. On 31 December 2026 only 2025 is; on 1 J
 """
 from datetime import date
 
-from leadflow.domain.verification import Applicant, Note
+from leadflow.domain.verification.notes import Applicant, Note
 from leadflow.domain.verification.common import amount, year
 from leadflow.domain.verification.spec import Check, Field, TypeRules
 

@@ -1,0 +1,27 @@
+"""What verification says and about whom: the types every rule module shares.
+
+A module of its own so that the rule modules import it without importing the package that
+registers them.
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Note:
+    code: str
+    en: str
+    de: str
+    fields: tuple[str, ...] = ()
+    """For `fields_unreadable`: the fields a person is to read, so the review queue can ask for them."""
+
+    def as_dict(self) -> dict:
+        body = {"code": self.code, "en": self.en, "de": self.de}
+        if self.fields:
+            body["fields"] = list(self.fields)
+        return body
+
+
+@dataclass(frozen=True)
+class Applicant:
+    """The client the document should belong to."""
+    name: str | None = None
