@@ -86,18 +86,22 @@ class Breaker:
                 self._state, self._opened_at, self._probe_at = OPEN, self._clock(), None
 
 
-def for_app(name: str) -> Breaker:
-    """The current app's breaker for `name` ("storage", "extraction"), made on first use."""
-    breakers = current_app.extensions.setdefault("leadflow_breakers", {})
-    found = breakers.get(name)
+def for_ports(ports, name: str) -> Breaker:
+    """The breaker for `name` ("storage") of the process whose ports these are, made on first use."""
+    found = ports.breakers.get(name)
     if found is None:
-        found = breakers.setdefault(name, from_config(name, current_app.config))
+        found = ports.breakers.setdefault(name, from_config(name, ports.settings))
     return found
+
+
+def for_app(name: str) -> Breaker:
+    """The current app's breaker for `name`, made on first use."""
+    return for_ports(current_app.extensions["leadflow"], name)
 
 
 def reset(app) -> None:
     """Forget what the app's breakers learned (tests that broke a service on purpose)."""
-    app.extensions.pop("leadflow_breakers", None)
+    app.extensions["leadflow"].breakers.clear()
     client = app.extensions["leadflow"].extraction
     if isinstance(getattr(client, "_breaker", None), Breaker):
         client._breaker = None

@@ -6,7 +6,7 @@ callers that live inside an app (web handlers, actors, sweeps) find the app's wi
 `current_ports()`.
 """
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -68,6 +68,9 @@ class Ports:
     settings: Mapping
     # The web process's socket hub; None where no page is served (worker, scheduler).
     hub: object | None = None
+    # This process's circuit breakers by name ("storage", ...), made on first use
+    # (leadflow.breaker.for_ports): each process learns of an outage from its own failures.
+    breakers: dict = field(default_factory=dict)
 
 
 def current_ports() -> Ports:
