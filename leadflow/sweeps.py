@@ -27,6 +27,8 @@ from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
 DELIVERY_GRACE = timedelta(seconds=30)
+# A job the service says it is still working on gets up to this many deadlines in all.
+BUSY_DEADLINES = 6
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,15 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
     if answer and answer.get("status") in ("completed", "failed") and answer.get("type"):
         callbacks.process(callbacks.record_polled(job_id, answer))
         return
+    if answer and answer.get("status") in ("queued", "running") and _still_patient(job_id):
+        # The service has the job and is working through its queue (busy, not lost): giving it
+        # up and submitting again would only add to that queue. Another deadline, within reason.
+        db.session.execute(update(ExtractionJob).where(
+            ExtractionJob.id == job_id, ExtractionJob.status == "accepted").values(
+            deadline_at=utcnow() + timedelta(seconds=current_app.config["EXTRACTION_DEADLINE_SECONDS"])))
+        db.session.commit()
+        log.info("overdue job %s is %s at the service; its deadline is extended", job_id, answer["status"])
+        return
 
     document = db.session.get(Document, document_id)
     job = db.session.get(ExtractionJob, job_id)
@@ -203,6 +214,12 @@ def _recover_overdue(document_id: str, job_id: str) -> None:
         pipeline.system_failure(document_id, Status.EXTRACTING, RejectionCode.SYSTEM_EXTRACTION_FAILED,
                                 f"job {job_id} did not report back in time; {earlier} jobs tried")
     outbox.commit()
+
+
+def _still_patient(job_id: str) -> bool:
+    accepted_at = db.session.scalar(select(ExtractionJob.accepted_at).where(ExtractionJob.id == job_id))
+    patience = timedelta(seconds=current_app.config["EXTRACTION_DEADLINE_SECONDS"] * BUSY_DEADLINES)
+    return accepted_at is not None and accepted_at > utcnow() - patience
 
 
 class _ProcessLock:

@@ -416,3 +416,30 @@ def test_an_overdue_job_is_not_given_up_while_the_extraction_service_is_known_do
     with swapped(app, "extraction", forgetful), app.app_context():
         assert sweeps.run("deadline") == 1, "once the service answers, the overdue job is dealt with"
     assert audit(app, document_id)[-1][:3] == ("deadline_passed", "EXTRACTING", "PENDING")
+
+
+def test_an_overdue_job_the_service_is_still_working_on_gets_another_deadline_not_a_second_submission(
+        world, app, live):
+    class Busy(HoldingService):
+        """Accepts jobs and works through a long queue: asked, it says the job is still queued."""
+
+        def job(self, job_id):
+            return {"job_id": job_id, "status": "queued"}
+
+    busy = Busy()
+    deadline = timedelta(seconds=app.config["EXTRACTION_DEADLINE_SECONDS"] + 1)
+    with swapped(app, "extraction", busy):
+        document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
+        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
+        live.drain()
+        with app.app_context():
+            clock.shift(deadline)
+            assert sweeps.run("deadline") == 1
+            job = db.session.scalar(select(ExtractionJob).where(ExtractionJob.document_id == document_id))
+            assert job.status == "accepted" and job.deadline_at > clock.now(), "another deadline"
+        assert world.client_a.api.document(document_id)["status"] == "EXTRACTING" and len(busy.jobs) == 1
+        with app.app_context():
+            clock.shift(deadline * sweeps.BUSY_DEADLINES)
+            assert sweeps.run("deadline") == 1
+        live.drain()
+    assert len(busy.jobs) == 2, "past its patience the job is given up and submitted again"

@@ -561,7 +561,9 @@ class PipelineModel(RuleBasedStateMachine):
         assert round_length > timedelta(milliseconds=max(config["PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS"],
                                                          config["STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS"]))
         # Each automatic retry of a failure of ours adds a round to start it and one for its deadline.
-        limit = config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] + 1 + 2 * len(config["SYSTEM_RETRY_DELAYS_MINUTES"])
+        # A job the service still has queued gets up to BUSY_DEADLINES deadlines before it is given up.
+        limit = (config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] + 1 + 2 * len(config["SYSTEM_RETRY_DELAYS_MINUTES"])
+                 + sweeps.BUSY_DEADLINES * (config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] + len(config["SYSTEM_RETRY_DELAYS_MINUTES"])))
         extraction = self.world.extraction
         extraction.down = False
         extraction.faults.clear()
