@@ -4,10 +4,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 FLASK := $(VENV)/bin/flask --app app
+PYBABEL := $(VENV)/bin/pybabel
+# The catalogs' compiled form, committed and rebuilt here whenever a .po is newer.
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 PORT ?= 5000
 HOST ?= 127.0.0.1
 
-.PHONY: run test eval-extraction system-run system-test services clean
+.PHONY: run test eval-extraction system-run system-test services clean i18n-extract i18n-update i18n-compile
 
 $(VENV)/.runtime: requirements.txt requirements-extractor.txt
 	$(PYTHON) -m venv $(VENV)
@@ -28,13 +31,27 @@ system-test:
 services:
 	scripts/ensure-services.sh
 
-run: $(VENV)/.runtime system-run
+run: $(VENV)/.runtime system-run $(CATALOGS)
 	$(FLASK) db upgrade
 	$(FLASK) leadflow demo
 	$(FLASK) leadflow serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.dev system-test services
+test: $(VENV)/.dev system-test services $(CATALOGS)
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The words: message ids from the code and templates (babel.cfg) into translations/messages.pot,
+# merged into each language's .po (translate the new entries there), compiled to .mo.
+i18n-extract: $(VENV)/.runtime
+	$(PYBABEL) -q extract -F babel.cfg --no-wrap --sort-by-file --add-location=file -o translations/messages.pot .
+
+i18n-update: i18n-extract
+	$(PYBABEL) -q update -i translations/messages.pot -d translations --no-wrap
+
+i18n-compile: $(VENV)/.runtime
+	$(PYBABEL) -q compile -d translations --statistics
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.runtime
+	$(PYBABEL) -q compile -d translations -l $*
 
 # Field accuracy on generated documents (held-out layouts next to development ones, end-to-end
 # verdicts, OCR time against the tesseract command), then on every file in ../shared/samples.

@@ -30,6 +30,9 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     limiter.init_app(app)
+    from flask_babel import Babel
+    from leadflow.web.i18n import select_locale
+    Babel(app, locale_selector=select_locale)  # catalogs in translations/ beside templates/ (app root)
 
     import tasks  # noqa: F401  (declares the actors on this process's broker)
     from leadflow.extraction.client import ExtractionClient

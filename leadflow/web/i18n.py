@@ -1,147 +1,140 @@
-"""The client's language: English or German, remembered as `User.language`, and the portal's words in both.
+"""The client's language: English or German, remembered as `User.language`, and the portal's words.
 
-Verification notes already come in both languages (`{"code", "en", "de"}`) and checklist items carry
-their own names; this module holds the rest of what a client reads: the page, the statuses, and the
-messages the upload script shows (handed to it as JSON, so one table serves server and browser).
+The words are English message ids here and in leadflow.domain.document_types; the catalogs under
+translations/ hold their German (`make i18n-extract i18n-update i18n-compile`). Flask-Babel picks a
+request's locale (`select_locale`); the helpers below take the language explicitly as well, because a
+socket push renders a client's row in that client's language, not the sender's. Verification notes
+come with both languages stored (`{"code", "en", "de"}`) and checklist items carry their own names.
+The upload script's messages are handed to it as JSON, so one table serves server and browser.
 """
+from flask import has_request_context, request
+from flask_babel import force_locale, gettext
+from flask_login import current_user
+
+from leadflow.domain import document_types
 from leadflow.errors import InvalidInput
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}
 DEFAULT = "en"
 
+
+def N_(msgid: str) -> str:
+    """Marks a message id for `pybabel extract`; `_in` translates it where it is shown."""
+    return msgid
+
+
 # What a client reads for each status. Upper case because the badge is set that way; English keeps
 # the words staff use where they mean the same to a client (VERIFIED, REJECTED).
 STATUS = {
-    "PENDING": ("RECEIVED", "EINGEGANGEN"),
-    "PROCESSING": ("CHECKING", "WIRD GEPRÜFT"),
-    "EXTRACTING": ("READING", "WIRD GELESEN"),
-    "VERIFIED": ("VERIFIED", "AKZEPTIERT"),
-    "REJECTED": ("REJECTED", "ABGELEHNT"),
-    "ACTION_REQUIRED": ("WITH A SPECIALIST", "BEI EINER FACHKRAFT"),
+    "PENDING": N_("RECEIVED"),
+    "PROCESSING": N_("CHECKING"),
+    "EXTRACTING": N_("READING"),
+    "VERIFIED": N_("VERIFIED"),
+    "REJECTED": N_("REJECTED"),
+    "ACTION_REQUIRED": N_("WITH A SPECIALIST"),
 }
 
 # A checklist item's state (leadflow.domain.checklist.ItemState.state).
 ITEM_STATE = {
-    "done": ("Complete", "Vollständig"),
-    "waiting": ("Being checked", "Wird geprüft"),
-    "rejected": ("Please upload again", "Bitte neu hochladen"),
-    "missing": ("Still needed", "Noch offen"),
-    "not_needed": ("Not needed", "Nicht erforderlich"),
+    "done": N_("Complete"),
+    "waiting": N_("Being checked"),
+    "rejected": N_("Please upload again"),
+    "missing": N_("Still needed"),
+    "not_needed": N_("Not needed"),
 }
 
 # What exactly to upload for each checklist item (leadflow.domain.checklist.ITEMS keys).
 ITEM_HINT = {
-    "identity": ("A valid passport or national ID card: the photo page, or both sides of a card.",
-                 "Ein gültiger Reisepass oder Personalausweis: die Lichtbildseite bzw. beide Seiten der Karte."),
-    "residence_permit": ("Only if you are not a citizen of the EU, the EEA or Switzerland: both sides of the card.",
-                         "Nur wenn Sie nicht Bürger der EU, des EWR oder der Schweiz sind: beide Seiten der Karte."),
-    "payslips": ("Your three most recent monthly payslips.",
-                 "Ihre drei letzten monatlichen Gehaltsabrechnungen."),
-    "bank_statements": ("Statements of the account your salary is paid into, covering the last three months.",
-                        "Auszüge des Kontos, auf das Ihr Gehalt fließt, für die letzten drei Monate."),
-    "wage_tax_certificate": ("The Lohnsteuerbescheinigung your employer issued for last year.",
-                             "Die Lohnsteuerbescheinigung Ihres Arbeitgebers für das letzte Jahr."),
-    "tax_assessment": ("The latest Steuerbescheid from your tax office.",
-                       "Ihr letzter Steuerbescheid vom Finanzamt."),
-    "employment_contract": ("Your current employment contract, every page.",
-                            "Ihr aktueller Arbeitsvertrag, alle Seiten."),
-}
-
-TYPE_NAME = {
-    "payslip": ("Payslip", "Gehaltsabrechnung"),
-    "bank_statement": ("Bank statement", "Kontoauszug"),
-    "tax_assessment": ("Tax assessment", "Steuerbescheid"),
-    "wage_tax_certificate": ("Wage tax certificate", "Lohnsteuerbescheinigung"),
-    "employment_contract": ("Employment contract", "Arbeitsvertrag"),
-    "id_document": ("Passport or ID card", "Reisepass oder Personalausweis"),
-    "residence_permit": ("Residence permit", "Aufenthaltstitel"),
-    "invoice": ("Invoice", "Rechnung"),
-    "receipt": ("Receipt", "Quittung"),
+    "identity": N_("A valid passport or national ID card: the photo page, or both sides of a card."),
+    "residence_permit": N_("Only if you are not a citizen of the EU, the EEA or Switzerland: both sides of the card."),
+    "payslips": N_("Your three most recent monthly payslips."),
+    "bank_statements": N_("Statements of the account your salary is paid into, covering the last three months."),
+    "wage_tax_certificate": N_("The Lohnsteuerbescheinigung your employer issued for last year."),
+    "tax_assessment": N_("The latest Steuerbescheid from your tax office."),
+    "employment_contract": N_("Your current employment contract, every page."),
 }
 
 TEXT = {
     # the page
-    "title": ("Your documents", "Ihre Unterlagen"),
-    "lead": ("A German lender asks for the documents below before it decides on your mortgage. "
-             "Upload them here: we check each one within moments and tell you if anything is missing.",
-             "Bevor eine deutsche Bank über Ihre Finanzierung entscheidet, braucht sie die folgenden Unterlagen. "
-             "Laden Sie sie hier hoch: Wir prüfen jedes Dokument sofort und sagen Ihnen, wenn etwas fehlt."),
-    "language": ("Language", "Sprache"),
-    "cases": ("Your cases", "Ihre Vorgänge"),
-    "no_case": ("Your advisor has not opened a case for you yet. You can upload documents already; "
-                "they will be added to your case.",
-                "Ihr Berater hat noch keinen Vorgang für Sie angelegt. Sie können schon Unterlagen hochladen; "
-                "sie werden Ihrem Vorgang zugeordnet."),
+    "title": N_("Your documents"),
+    "lead": N_("A German lender asks for the documents below before it decides on your mortgage. "
+             "Upload them here: we check each one within moments and tell you if anything is missing."),
+    "language": N_("Language"),
+    "cases": N_("Your cases"),
+    "no_case": N_("Your advisor has not opened a case for you yet. You can upload documents already; "
+                "they will be added to your case."),
     # the upload card
-    "upload_heading": ("Add documents", "Unterlagen hinzufügen"),
-    "drop_title": ("Drag files here", "Dateien hierher ziehen"),
-    "drop_or": ("or", "oder"),
-    "drop_choose": ("choose files", "Dateien auswählen"),
-    "drop_hint": ("PDF, JPEG or PNG photos; bank statements also as CAMT XML or MT940. Up to {mb} MB each. "
-                  "Several at once is fine.",
-                  "PDF, JPEG- oder PNG-Fotos; Kontoauszüge auch als CAMT-XML oder MT940. Bis {mb} MB pro Datei. "
-                  "Mehrere auf einmal sind kein Problem."),
-    "kind_label": ("What are they?", "Was ist das?"),
-    "kind_unsure": ("I am not sure: find out for me", "Weiß ich nicht: bitte erkennen"),
-    "kind_checklist": ("For the checklist", "Für die Checkliste"),
-    "kind_other": ("Something else", "Etwas anderes"),
-    "upload": ("Upload", "Hochladen"),
-    "clear": ("Clear the list", "Liste leeren"),
+    "upload_heading": N_("Add documents"),
+    "drop_title": N_("Drag files here"),
+    "drop_or": N_("or"),
+    "drop_choose": N_("choose files"),
+    "drop_hint": N_("PDF, JPEG or PNG photos; bank statements also as CAMT XML or MT940. Up to {mb} MB each. "
+                  "Several at once is fine."),
+    "kind_label": N_("What are they?"),
+    "kind_unsure": N_("I am not sure: find out for me"),
+    "kind_checklist": N_("For the checklist"),
+    "kind_other": N_("Something else"),
+    "upload": N_("Upload"),
+    "clear": N_("Clear the list"),
     # the checklist
-    "checklist_heading": ("What the lender needs", "Was die Bank braucht"),
-    "progress": ("{done} of {total} complete", "{done} von {total} vollständig"),
-    "progress_label": ("Checklist progress", "Fortschritt der Checkliste"),
-    "accepted_count": ("{verified} of {needed} accepted", "{verified} von {needed} akzeptiert"),
-    "add_files": ("Add files", "Dateien hinzufügen"),
-    "drop_on_item": ("or drop them here", "oder hierher ziehen"),
-    "upload_better": ("Upload a better one", "Besseres Dokument hochladen"),
-    "other_heading": ("Other documents", "Weitere Unterlagen"),
-    "other_hint": ("Documents that are not on the checklist, or whose kind we are still working out.",
-                   "Unterlagen, die nicht auf der Checkliste stehen oder deren Art wir noch klären."),
-    "open_file": ("Open the file", "Datei öffnen"),
+    "checklist_heading": N_("What the lender needs"),
+    "progress": N_("{done} of {total} complete"),
+    "progress_label": N_("Checklist progress"),
+    "accepted_count": N_("{verified} of {needed} accepted"),
+    "add_files": N_("Add files"),
+    "drop_on_item": N_("or drop them here"),
+    "upload_better": N_("Upload a better one"),
+    "other_heading": N_("Other documents"),
+    "other_hint": N_("Documents that are not on the checklist, or whose kind we are still working out."),
+    "open_file": N_("Open the file"),
     # the no-script upload answer
-    "uploaded_one": ("Uploaded “{name}”. We are checking it now.", "„{name}“ hochgeladen. Wir prüfen es jetzt."),
-    "not_uploaded": ("“{name}” was not uploaded: {reason}", "„{name}“ wurde nicht hochgeladen: {reason}"),
-    "choose_first": ("Choose or drop files first.", "Bitte wählen Sie zuerst Dateien aus oder ziehen Sie sie hierher."),
-    "language_saved": ("Language: English.", "Sprache: Deutsch."),
+    "uploaded_one": N_("Uploaded “{name}”. We are checking it now."),
+    "not_uploaded": N_("“{name}” was not uploaded: {reason}"),
+    "choose_first": N_("Choose or drop files first."),
 }
 
 # What the upload script shows; {name}, {pct}, {n}, {ok}, {failed}, {size}, {max} are filled in there.
 SCRIPT_TEXT = {
-    "ready": ("Ready to upload", "Bereit zum Hochladen"),
-    "queued": ("Waiting…", "Wartet…"),
-    "uploading": ("Uploading… {pct}%", "Wird hochgeladen… {pct} %"),
-    "checking": ("Checking the file…", "Datei wird geprüft…"),
-    "done": ("Uploaded. We are checking it now.", "Hochgeladen. Wir prüfen es jetzt."),
-    "failed": ("Not uploaded: {message}", "Nicht hochgeladen: {message}"),
-    "remove": ("Remove", "Entfernen"),
-    "summary_one": ("Uploaded 1 file. We are checking it now.", "1 Datei hochgeladen. Wir prüfen sie jetzt."),
-    "summary_many": ("Uploaded {n} files. We are checking them now.", "{n} Dateien hochgeladen. Wir prüfen sie jetzt."),
-    "summary_some": ("Uploaded {ok} of {n} files. {failed} could not be uploaded: see the list.",
-                     "{ok} von {n} Dateien hochgeladen. {failed} konnten nicht hochgeladen werden: siehe Liste."),
-    "summary_none": ("Nothing was uploaded: see the reason beside each file.",
-                     "Nichts wurde hochgeladen: Den Grund finden Sie neben jeder Datei."),
+    "ready": N_("Ready to upload"),
+    "queued": N_("Waiting…"),
+    "uploading": N_("Uploading… {pct}%"),
+    "checking": N_("Checking the file…"),
+    "done": N_("Uploaded. We are checking it now."),
+    "failed": N_("Not uploaded: {message}"),
+    "remove": N_("Remove"),
+    "summary_one": N_("Uploaded 1 file. We are checking it now."),
+    "summary_many": N_("Uploaded {n} files. We are checking them now."),
+    "summary_some": N_("Uploaded {ok} of {n} files. {failed} could not be uploaded: see the list."),
+    "summary_none": N_("Nothing was uploaded: see the reason beside each file."),
     "choose_first": TEXT["choose_first"],
-    "network": ("The connection broke off. Please try again.",
-                "Die Verbindung wurde unterbrochen. Bitte versuchen Sie es erneut."),
-    "signed_out": ("You were signed out. Please sign in again and retry.",
-                   "Sie wurden abgemeldet. Bitte melden Sie sich erneut an und versuchen Sie es noch einmal."),
-    "leave": ("Uploads are still running. Leave anyway?", "Es laufen noch Uploads. Trotzdem verlassen?"),
+    "network": N_("The connection broke off. Please try again."),
+    "signed_out": N_("You were signed out. Please sign in again and retry."),
+    "leave": N_("Uploads are still running. Leave anyway?"),
 }
 
-# The API's refusals, by error code, in German (English shows the API's own message).
-ERROR_DE = {
-    "unsupported_type": "Dieser Dateityp wird nicht unterstützt. Bitte laden Sie ein PDF, ein JPEG- oder PNG-Foto "
-                        "oder einen Kontoauszug als CAMT-XML oder MT940 hoch.",
-    "file_too_large": "Die Datei ist {size} MB groß; erlaubt sind höchstens {max} MB.",
-    "too_large": "Die Datei ist {size} MB groß; erlaubt sind höchstens {max} MB.",
-    "content_mismatch": "Der Inhalt der Datei passt nicht zu ihrer Endung. Bitte laden Sie die Originaldatei hoch.",
-    "empty_file": "Die Datei ist leer.",
-    "empty": "Die Datei ist leer.",
-    "upload_missing": "Die Datei ist nicht im Speicher angekommen. Bitte versuchen Sie es erneut.",
-    "storage_unavailable": "Die Datei konnte gerade nicht gespeichert werden. Bitte versuchen Sie es erneut.",
-    "unavailable": "Die Datei konnte gerade nicht gespeichert werden. Bitte versuchen Sie es erneut.",
+# The API's refusals the upload script explains itself, by error code. In English the script shows the
+# API's own message instead (errors is empty), so these English ids are only what the German translates.
+ERRORS = {
+    "unsupported_type": N_("This file type is not supported. Please upload a PDF, a JPEG or PNG photo "
+                           "or a bank statement as CAMT XML or MT940."),
+    "file_too_large": N_("The file is {size} MB; at most {max} MB are allowed."),
+    "too_large": N_("The file is {size} MB; at most {max} MB are allowed."),
+    "content_mismatch": N_("The file's content does not match its extension. Please upload the original file."),
+    "empty_file": N_("The file is empty."),
+    "empty": N_("The file is empty."),
+    "upload_missing": N_("The file has not arrived in storage. Please try again."),
+    "storage_unavailable": N_("The file could not be stored just now. Please try again."),
+    "unavailable": N_("The file could not be stored just now. Please try again."),
 }
+
+def select_locale() -> str:
+    """Flask-Babel's locale: the signed-in user's language (clients choose it on the portal, staff keep
+    English), else the browser's best match, else English."""
+    if not has_request_context():
+        return DEFAULT
+    if getattr(current_user, "is_authenticated", False):
+        return language_of(current_user)
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
 
 
 def language_of(user) -> str:
@@ -158,15 +151,15 @@ def checked_language(value) -> str:
 
 
 def t(key: str, language: str, **values) -> str:
-    return _pick(TEXT[key], language).format(**values)
+    return _in(language, TEXT[key]).format(**values)
 
 
 def status_label(status: str, language: str) -> str:
-    return _pick(STATUS.get(status, (status.replace("_", " "),) * 2), language)
+    return _in(language, STATUS[status]) if status in STATUS else status.replace("_", " ")
 
 
 def item_state_label(state: str, language: str) -> str:
-    return _pick(ITEM_STATE[state], language)
+    return _in(language, ITEM_STATE[state])
 
 
 def item_name(item, language: str) -> str:
@@ -174,11 +167,11 @@ def item_name(item, language: str) -> str:
 
 
 def item_hint(item, language: str) -> str:
-    return _pick(ITEM_HINT.get(item.key, ("", "")), language)
+    return _in(language, ITEM_HINT[item.key]) if item.key in ITEM_HINT else ""
 
 
 def type_name(document_type: str | None, language: str) -> str:
-    return _pick(TYPE_NAME[document_type], language) if document_type in TYPE_NAME else ""
+    return _in(language, document_types.TYPES[document_type].name) if document_type in document_types.TYPES else ""
 
 
 def note_text(note: dict, language: str) -> str:
@@ -188,8 +181,8 @@ def note_text(note: dict, language: str) -> str:
 
 def script_text(language: str) -> dict:
     """Everything the upload script needs to say, in one language."""
-    texts = {key: _pick(pair, language) for key, pair in SCRIPT_TEXT.items()}
-    texts["errors"] = ERROR_DE if language == "de" else {}
+    texts = {key: _in(language, msgid) for key, msgid in SCRIPT_TEXT.items()}
+    texts["errors"] = {code: _in(language, msgid) for code, msgid in ERRORS.items()} if language != DEFAULT else {}
     return texts
 
 
@@ -200,5 +193,9 @@ TEMPLATE_HELPERS = {
 }
 
 
-def _pick(pair: tuple[str, str], language: str) -> str:
-    return pair[1] if language == "de" else pair[0]
+def _in(language: str, msgid: str) -> str:
+    """A message id in the language; the locale of the request around it is left as it was."""
+    if language == DEFAULT:
+        return msgid
+    with force_locale(language):
+        return gettext(msgid)

@@ -6,6 +6,7 @@ here; rules for one document type live in a module of their own, registered in R
 from dataclasses import dataclass, field
 from datetime import date
 
+from leadflow.domain import document_types
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification.notes import Applicant, Note
 
@@ -15,8 +16,7 @@ CONFIDENCE_THRESHOLD = 0.6
 MIN_TEXT_CHARS = 40
 """Less recovered text than this means the scan cannot be read."""
 
-DOCUMENT_TYPES = ("payslip", "bank_statement", "tax_assessment", "wage_tax_certificate",
-                  "employment_contract", "id_document", "residence_permit", "invoice", "receipt")
+DOCUMENT_TYPES = tuple(document_types.TYPES)
 
 
 @dataclass(frozen=True)
@@ -95,22 +95,23 @@ def typed_value(document_type: str, name: str, text):
     return TYPED[field.kind](text)
 
 
-LABELS = {
-    "payslip": ("a payslip", "Gehaltsabrechnung"),
-    "bank_statement": ("a bank statement", "Kontoauszug"),
-    "tax_assessment": ("a tax assessment", "Steuerbescheid"),
-    "wage_tax_certificate": ("a wage tax certificate", "Lohnsteuerbescheinigung"),
-    "employment_contract": ("an employment contract", "Arbeitsvertrag"),
-    "id_document": ("a passport or ID card", "Reisepass oder Personalausweis"),
-    "residence_permit": ("a residence permit", "Aufenthaltstitel"),
-    "invoice": ("an invoice", "Rechnung"),
-    "receipt": ("a receipt", "Quittung"),
+# The kind-mismatch note's German type names: the domain's notes still carry both languages (their
+# move to the catalogs is pending); the names themselves come from leadflow.domain.document_types.
+_IN_SENTENCE_DE = {
+    "a payslip": "Gehaltsabrechnung", "a bank statement": "Kontoauszug", "a tax assessment": "Steuerbescheid",
+    "a wage tax certificate": "Lohnsteuerbescheinigung", "an employment contract": "Arbeitsvertrag",
+    "a passport or ID card": "Reisepass oder Personalausweis", "a residence permit": "Aufenthaltstitel",
+    "an invoice": "Rechnung", "a receipt": "Quittung", "an unknown document": "unbekanntes Dokument",
 }
 
 
+# Until every screen takes its type names from document_types (R3's templating module still reads this).
+LABELS = {code: (t.in_sentence, _IN_SENTENCE_DE[t.in_sentence]) for code, t in document_types.TYPES.items()}
+
+
 def _label(document_type: str, language: str) -> str:
-    en, de = LABELS.get(document_type, ("an unknown document", "unbekanntes Dokument"))
-    return en if language == "en" else de
+    en = document_types.in_sentence(document_type)
+    return en if language == "en" else _IN_SENTENCE_DE[en]
 
 
 # Per-type rules: document type -> spec.TypeRules (fields it needs read, checks that may reject).
