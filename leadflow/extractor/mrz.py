@@ -46,6 +46,7 @@ class MRZ:
     expiry_date: str | None
     checks: dict[str, bool]
     lines: tuple[str, ...] = ()  # the zone as read, each line at its format's width
+    names_misfit: bool = False  # the name line as read had the wrong length: a name may be misread
 
     @property
     def valid(self) -> bool:
@@ -78,6 +79,12 @@ def find_mrz(text: str) -> MRZ | None:
                 parsed = parse_mrz([fit(line, width) for line in block], fmt)
                 if parsed and not parsed.valid:
                     parsed = _repair(block, width, fmt) or parsed
+                if parsed:
+                    name_line = block[2] if fmt == "TD1" else block[0]
+                    # A name line longer than its format, or short without ending in fillers,
+                    # gained or lost a character inside the names, where no check digit looks.
+                    parsed = replace(parsed, names_misfit=len(name_line) > width or (
+                        len(name_line) < width and not name_line.endswith("<")))
                 # Ties go to the block whose lines needed the least padding to their format (a
                 # visa's 36-character zone also fits a passport's 44 when padded).
                 rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
@@ -320,8 +327,11 @@ def _worth_looking(text: str, found: MRZ | None) -> bool:
     words = len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text))
     if words >= 60:
         return False  # a page of prose and figures that OCR read well: a payslip, not a card
-    # A card's words, or debris: a turned photo reads as a few stray letters.
-    return bool(ID_WORDS.search(text)) or words < 25
+    if ID_WORDS.search(text):
+        return True
+    # Debris: a turned photo reads as a few stray letters. A short till slip also has few words,
+    # but its prices and date read well.
+    return words < 25 and len(re.findall(r"\d[.,]\d\d\b", text)) < 2
 
 
 def _score(zone: MRZ) -> tuple[int, int]:
@@ -392,9 +402,16 @@ class _Attempts:
 def _doubtful_names(zone: MRZ) -> bool:
     """Letters where only fillers belong (after the names, between single fillers) or a stray
     one-letter name: OCR misread '<' in this zone, so its names may hold misread fillers too."""
+    if zone.names_misfit:
+        return True
     field = _names_field(zone)
     tail = re.sub(r"^[A-Z<]*?<<[A-Z]+(?:<[A-Z]+)*", "", field)
     return bool(re.search(r"[A-Z]", tail)) or any(len(part) == 1 for part in zone.given_names.split())
+
+
+def names_doubtful(zone: MRZ) -> bool:
+    """Whether the names of a zone may hold OCR's slips (no check digit covers them)."""
+    return _doubtful_names(zone)
 
 
 def _with_cleanest_names(best: MRZ, reads: list[MRZ]) -> MRZ:
@@ -407,13 +424,15 @@ def _with_cleanest_names(best: MRZ, reads: list[MRZ]) -> MRZ:
         if other is best or other.format != best.format or _doubtful_names(other):
             continue
         parts = (other.surname + " " + other.given_names).split()
-        if other.surname == best.surname and parts and all(part in squeezed for part in parts):
+        same_surname = other.surname == best.surname or best.names_misfit  # a misfit may garble it
+        if same_surname and parts and all(part in squeezed for part in parts):
             lines = list(best.lines)
             if best.format == "TD1":
                 lines[2] = other.lines[2]
             else:
                 lines[0] = lines[0][:5] + other.lines[0][5:]
-            return replace(best, surname=other.surname, given_names=other.given_names, lines=tuple(lines))
+            return replace(best, surname=other.surname, given_names=other.given_names, lines=tuple(lines),
+                           names_misfit=False)
     return best
 
 

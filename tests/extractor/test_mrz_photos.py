@@ -105,3 +105,20 @@ def test_a_shortened_closing_run_of_fillers_is_padded():
     # Tesseract merges a long run of '<' into fewer: the first card line arrives too short.
     short = [CARD_ZONE[0][:-4], *CARD_ZONE[1:]]
     assert mrz.find_mrz("\n".join(short)).valid
+
+
+def test_names_printed_on_the_card_too_are_trusted_and_a_one_letter_clash_goes_to_a_person():
+    from leadflow.extractor.fields.id_document import read
+    zone = "\n".join(CARD_ZONE)
+    assert read("KOVALENKO\nOLENA\n" + zone).confidence["surname"] >= 0.95
+    # The card prints KOVALENKO; the zone as read says KOVALENKQ: one of them slipped.
+    slipped = zone.replace("KOVALENKO<<", "KOVALENKQ<<")
+    clash = read("Name KOVALENKO\nVorname OLENA\n" + slipped)
+    assert clash.fields["mrz_valid"] is True and clash.confidence["surname"] < 0.5
+
+
+def test_a_name_line_that_gained_a_character_is_not_trusted():
+    from leadflow.extractor.fields.id_document import read
+    gained = [*CARD_ZONE[:2], "L" + CARD_ZONE[2]]  # 31 characters: OCR added one
+    found = read("\n".join(gained))
+    assert found.fields["surname"] == "LKOVALENKO" and found.confidence["surname"] < 0.5
