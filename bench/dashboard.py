@@ -66,7 +66,7 @@ def main(argv=None) -> int:
         print(f"{name:34} {rows:>5} {median:>10.1f} {worst:>8.1f} {sql:>13}  {'yes' if ok else 'NO'}")
         if args.verbose:
             print(f"    {path}")
-    print("\n'of which SQL': the median time of the page's list query alone (search.page), no rendering.")
+    print("\n'of which SQL': the median time of the page's list query alone (views.document_page), no rendering.")
     print(f"Load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs.\n")
     return 1 if slow else 0
 
@@ -115,7 +115,7 @@ def bench_cases() -> tuple[int, list[tuple[str, str]]]:
     """The pages to time, with a case, a client and search words taken from the data."""
     from leadflow.extensions import db
     from leadflow.models import Document, User, Workspace
-    from leadflow.services import search
+    from leadflow.services import search, views
     advisor = db.session.scalar(db.select(User).where(User.email == ADVISOR))
     brokerage_id = advisor.brokerage_id
     case = db.session.scalar(db.select(Workspace).where(Workspace.brokerage_id == brokerage_id)
@@ -123,8 +123,7 @@ def bench_cases() -> tuple[int, list[tuple[str, str]]]:
     client = db.session.scalar(db.select(User).where(User.brokerage_id == brokerage_id, User.role == "client")
                                .order_by(User.id.desc()).offset(100).limit(1))
     surname = client.name.split()[-1]
-    visible = db.select(Document).where(Document.brokerage_id == brokerage_id)
-    first = search.page(visible, search.Filters(), 100)
+    first = views.document_page(db.session, advisor.viewer, search.Filters(), 100)
     # A cursor half way down the table: keyset pages cost the same at any depth.
     middle = db.session.execute(db.select(Document.created_at, Document.id)
                                 .where(Document.brokerage_id == brokerage_id)
@@ -182,10 +181,9 @@ def measure_query(advisor_id: int, path: str, runs: int) -> float | None:
     """Median time of the dashboard list query a page runs, without rendering; None for others."""
     from urllib.parse import parse_qsl, urlsplit
 
-    from leadflow import scoping
     from leadflow.extensions import db
     from leadflow.models import User
-    from leadflow.services import search
+    from leadflow.services import search, views
     parts = urlsplit(path)
     if parts.path not in ("/dashboard", "/partials/documents"):
         return None
@@ -194,7 +192,7 @@ def measure_query(advisor_id: int, path: str, runs: int) -> float | None:
     times = []
     for i in range(WARM_UP + runs):
         started = time.perf_counter()
-        search.page(scoping.visible_documents(viewer), filters, 100)
+        views.document_page(db.session, viewer, filters, 100)
         if i >= WARM_UP:
             times.append((time.perf_counter() - started) * 1000)
     db.session.remove()

@@ -9,7 +9,7 @@ from sqlalchemy import or_, select
 
 from leadflow.domain.audience import DocumentFacts, Role, STAFF_ROLES, Viewer
 from leadflow.extensions import db
-from leadflow.models import Document, DocumentShare, User, WorkspaceMember
+from leadflow.models import Document, DocumentShare, WorkspaceMember
 
 security_log = logging.getLogger("leadflow.security")
 
@@ -39,11 +39,8 @@ def in_brokerage(model, brokerage_id: int):
     return select(model).where(model.brokerage_id == brokerage_id)
 
 
-def document_in_brokerage(document_id: str, brokerage_id: int, *, for_update: bool = False) -> Document | None:
-    query = in_brokerage(Document, brokerage_id).where(Document.id == document_id)
-    if for_update:
-        query = query.with_for_update()
-    return db.session.scalar(query)
+def document_in_brokerage(document_id: str, brokerage_id: int) -> Document | None:
+    return db.session.scalar(in_brokerage(Document, brokerage_id).where(Document.id == document_id))
 
 
 def document_belongs_elsewhere(document_id: str, brokerage_id: int) -> bool:
@@ -64,11 +61,3 @@ def document_facts(document: Document) -> DocumentFacts:
     return DocumentFacts(brokerage_id=document.brokerage_id, owner_id=document.owner_id,
                          workspace_member_ids=frozenset(members), shared_with_ids=frozenset(shared))
 
-
-def brokerage_staff_ids(brokerage_id: int) -> list[int]:
-    return list(db.session.scalars(select(User.id).where(
-        User.brokerage_id == brokerage_id, User.role.in_([r.value for r in STAFF_ROLES]))))
-
-
-def platform_admin_ids() -> list[int]:
-    return list(db.session.scalars(select(User.id).where(User.role == Role.PLATFORM_ADMIN.value)))

@@ -1,11 +1,9 @@
-"""The dashboard's document search: filters from a query string, title search, keyset pages.
+"""What a list of documents is asked for: filters read from a query string, and the cursor a
+page link carries (the queries that answer them are in services/views.py).
 
 Pages are cut on (created_at, id), newest first, never with OFFSET: the next page starts
 strictly after the last row shown, so a page costs the same at the millionth row as at the
-first, and rows arriving meanwhile cause neither duplicates nor gaps. Every filter maps onto
-an index of `documents` that starts with the brokerage (status, type) or with a column that
-implies it (workspace, owner); the title search is an ILIKE that PostgreSQL answers from the
-trigram index.
+first, and rows arriving meanwhile cause neither duplicates nor gaps.
 """
 import base64
 import binascii
@@ -13,21 +11,14 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from sqlalchemy import tuple_
-
-from leadflow import scoping
-from leadflow.domain.audience import Role
 from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification import DOCUMENT_TYPES
-from leadflow.extensions import db
-from leadflow.models import Document, User, Workspace
+from leadflow.models import Document
 
 MAX_QUERY_CHARS = 100
 # Ids are 32-bit integers in the tables; a larger number names nothing (and SQLite cannot bind one past 64 bits).
 MAX_ID = 2 ** 31 - 1
 _DOCUMENT_ID = re.compile(r"[0-9a-f]{32}")   # leadflow.models.new_id
-# How many cases and clients a filter's drop-down offers before the person narrows it by name.
-MAX_OPTIONS = 200
 
 
 @dataclass(frozen=True)
@@ -105,61 +96,6 @@ class Filters:
         return {k: v for k, v in pairs.items() if v not in (None, "")}
 
 
-@dataclass
-class Page:
-    documents: list[Document]
-    next_cursor: Cursor | None
-
-
-def apply(query, filters: Filters):
-    """Narrow a SELECT of visible documents by the filters; newest first, after the cursor."""
-    if filters.status:
-        query = query.where(Document.status == filters.status)
-    if filters.type:
-        query = query.where(Document.document_type == filters.type)
-    if filters.workspace_id:
-        query = query.where(Document.workspace_id == filters.workspace_id)
-    if filters.client_id:
-        query = query.where(Document.owner_id == filters.client_id)
-    if filters.q:
-        query = query.where(Document.title.ilike(f"%{_escape_like(filters.q)}%", escape="\\"))
-    if filters.cursor:
-        # A row-value comparison: PostgreSQL turns it into one range condition on the index.
-        query = query.where(tuple_(Document.created_at, Document.id)
-                            < tuple_(filters.cursor.created_at, filters.cursor.id))
-    return query.order_by(Document.created_at.desc(), Document.id.desc())
-
-
-def page(visible, filters: Filters, size: int) -> Page:
-    """One page of `size` documents from the SELECT `visible`, and the cursor of the next."""
-    rows = list(db.session.scalars(apply(visible, filters).limit(size + 1)))
-    more = len(rows) > size
-    rows = rows[:size]
-    return Page(rows, Cursor.after(rows[-1]) if more and rows else None)
-
-
-def workspace_options(brokerage_id: int, name: str = "", selected: int | None = None) -> list:
-    """Cases to pick from, as (id, name) rows: the newest, or those whose name matches, sorted
-    by name; the selected one always."""
-    query = scoping.in_brokerage(Workspace, brokerage_id).with_only_columns(Workspace.id, Workspace.name)
-    return _options(query, Workspace, name, selected)
-
-
-def client_options(brokerage_id: int, name: str = "", selected: int | None = None) -> list:
-    """Clients to pick from, chosen like workspace_options."""
-    query = (scoping.in_brokerage(User, brokerage_id).with_only_columns(User.id, User.name)
-             .where(User.role == Role.CLIENT.value))
-    return _options(query, User, name, selected)
-
-
-def _options(query, model, name: str, selected: int | None) -> list:
-    narrowed = query.where(model.name.ilike(f"%{_escape_like(name)}%", escape="\\")) if name else query
-    rows = list(db.session.execute(narrowed.order_by(model.id.desc()).limit(MAX_OPTIONS)))
-    if selected and all(row.id != selected for row in rows):
-        rows += list(db.session.execute(query.where(model.id == selected)))
-    return sorted(rows, key=lambda row: (row.name.lower(), row.id))
-
-
 def _positive_int(raw, what: str, problems: list) -> int | None:
     if raw in (None, ""):
         return None
@@ -172,6 +108,6 @@ def _positive_int(raw, what: str, problems: list) -> int | None:
     return value
 
 
-def _escape_like(text: str) -> str:
+def escape_like(text: str) -> str:
     """A person's search text, matched literally (their % and _ are not wildcards)."""
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

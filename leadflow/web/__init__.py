@@ -2,11 +2,16 @@
 
 
 def register_blueprints(app) -> None:
-    from leadflow.web import api, auth, callbacks, dashboard, files, health, pages, portal, review, ws
+    from leadflow.web import (api, auth, callbacks, cases, credits, dashboard, documents, files, health, pages, portal,
+                              review, templating, ws)
+    templating.register(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(portal.bp)
     app.register_blueprint(dashboard.bp)
+    app.register_blueprint(cases.bp)
+    app.register_blueprint(documents.bp)
+    app.register_blueprint(credits.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(callbacks.bp)

@@ -7,32 +7,18 @@ browser without script.
 """
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
-from sqlalchemy import or_, select
 
-from leadflow import scoping
 from leadflow.domain.audience import Role
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
-from leadflow.models import Document, Workspace, WorkspaceMember
-from leadflow.services import checklist, documents
+from leadflow.models import Workspace
+from leadflow.services import checklist, documents, views
 from leadflow.web import i18n, params
 from leadflow.web.auth import roles_required
-from leadflow.web.pages import live_list
 
 bp = Blueprint("portal", __name__, url_prefix="/portal")
 # A case holds tens of documents; this bounds a page for a case that somehow holds thousands.
 CASE_LIMIT = 500
-
-
-@live_list("portal")
-def portal_documents(query, args):
-    return query.order_by(Document.created_at.desc(), Document.id.desc())
-
-
-@bp.app_context_processor
-def client_words():
-    """The portal's words for every template, socket pushes included (they render portal/_row.html)."""
-    return i18n.TEMPLATE_HELPERS
 
 
 @bp.get("")
@@ -88,9 +74,7 @@ def language():
 
 
 def _cases() -> list[Workspace]:
-    return list(db.session.scalars(
-        select(Workspace).join(WorkspaceMember, WorkspaceMember.workspace_id == Workspace.id)
-        .where(WorkspaceMember.user_id == current_user.id).order_by(Workspace.id)))
+    return views.client_cases(db.session, current_user.id)
 
 
 def _chosen(cases: list[Workspace], wanted) -> Workspace | None:
@@ -99,15 +83,7 @@ def _chosen(cases: list[Workspace], wanted) -> Workspace | None:
 
 def _checklist_context(case: Workspace | None) -> dict:
     """The case's checklist items, each with its documents, and the visible documents on no item."""
-    query = scoping.visible_documents(current_user.viewer)
-    if case is None:
-        query = query.where(Document.workspace_id.is_(None))
-    else:
-        # The case's documents, and the client's own that were filed under no case.
-        query = query.where(or_(Document.workspace_id == case.id,
-                                (Document.workspace_id.is_(None)) & (Document.owner_id == current_user.id)))
-    rows = list(db.session.scalars(query.order_by(Document.created_at.desc(), Document.id.desc())
-                                   .limit(CASE_LIMIT)))
+    rows = views.case_documents(db.session, current_user.viewer, case, CASE_LIMIT)
     by_id = {d.id: d for d in rows}
     states = checklist.for_documents(rows)
     placed = {d.id for s in states for d in s.documents}

@@ -5,19 +5,19 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, render_template, request
 from flask_login import current_user
-from sqlalchemy import select
 
-from leadflow import clock, scoping, sweeps
+from leadflow import clock, sweeps
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.domain.lifecycle import Status
-from leadflow.domain.verification import unreadable_fields
-from leadflow.errors import InvalidInput, LeadflowError
+from leadflow.errors import InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
-from leadflow.models import Brokerage, Document, ExtractionJob
+from leadflow.services import documents
 from leadflow.services import review as review_service
+from leadflow.services import views
+# The two lists this screen shows (tests read their queries from here).
+from leadflow.services.views import failed_documents, review_documents  # noqa: F401
 from leadflow.web.auth import roles_required
-from leadflow.web.pages import documents_for, live_list
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 FIELD_PREFIX = "field."  # form inputs for the fields a reviewer reads: field.period, field.net, ...
@@ -31,46 +31,18 @@ STUCK = (
 )
 
 
-@bp.app_context_processor
-def review_helpers():
-    # Rows render for socket pushes too, outside this blueprint's requests: an app-wide helper.
-    return {"unreadable_fields": unreadable_fields, "FIELD_PREFIX": FIELD_PREFIX,
-            "FIELD_HINTS": review_service.TYPED_LIKE}
-
-
-@live_list("review")
-def review_documents(query, args):
-    # A system failure handed to a person is on the "Stuck and failed" tab, to retry.
-    return query.where(Document.status == Status.ACTION_REQUIRED.value, _not_system_failure()).order_by(
-        Document.status_changed_at.asc(), Document.id.asc())
-
-
-def _not_system_failure():
-    return Document.rejection_code.is_(None) | ~Document.rejection_code.like("SYSTEM\\_%", escape="\\")
-
-
-@live_list("failed")
-def failed_documents(query, args):
-    """ACTION_REQUIRED (or, from before automatic retries, REJECTED) with a SYSTEM_ code: what an
-    admin may retry, newest failure first."""
-    return query.where(Document.status.in_([Status.ACTION_REQUIRED.value, Status.REJECTED.value]),
-                       Document.rejection_code.like("SYSTEM\\_%", escape="\\")
-                       ).order_by(Document.status_changed_at.desc(), Document.id.desc())
-
-
 @bp.get("")
 @roles_required(Role.PLATFORM_ADMIN)
 def index():
-    return render_template("review/index.html", view="review", documents=documents_for("review"), tab="queue",
-                           viewer=current_user)
+    return render_template("review/index.html", view="review", tab="queue", viewer=current_user,
+                           documents=views.live_list(db.session, current_user.viewer, "review"))
 
 
 @bp.get("/stuck")
 @roles_required(Role.PLATFORM_ADMIN)
 def stuck():
-    return render_template("review/stuck.html", view="failed", documents=documents_for("failed"), tab="stuck",
-                           viewer=current_user,
-                           **_stuck_context())
+    return render_template("review/stuck.html", view="failed", tab="stuck", viewer=current_user,
+                           documents=views.live_list(db.session, current_user.viewer, "failed"), **_stuck_context())
 
 
 @bp.get("/stuck/work")
@@ -109,8 +81,9 @@ def decide(document_id):
             document = review_service.decide(current_user, document_id,
                                              document_type=request.form.get("document_type"))
     except LeadflowError as error:
-        document = scoping.document_for_viewer(current_user.viewer, document_id)
-        if document is None:
+        try:
+            document = documents.get_visible(current_user, document_id)
+        except NotFound:
             abort(404)
         typed = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
                  if key.startswith(FIELD_PREFIX)}
@@ -120,27 +93,19 @@ def decide(document_id):
 
 
 def _stuck_context() -> dict:
-    now = clock.now()
-    visible = scoping.visible_documents(current_user.viewer)
+    now, viewer = clock.now(), current_user.viewer
     groups = []
     for status, setting, sweep, remedy in STUCK:
         threshold = timedelta(milliseconds=current_app.config[setting])
-        rows = db.session.scalars(visible.where(Document.status == status.value,
-                                                Document.status_changed_at < now - threshold)
-                                  .order_by(Document.status_changed_at).limit(STUCK_LIMIT)).all()
+        rows = views.stuck_documents(db.session, viewer, status, now - threshold, STUCK_LIMIT)
         groups.append({"status": status.value, "threshold": threshold, "sweep": sweep, "remedy": remedy,
                        "rows": [(d, None) for d in rows]})
-    overdue = db.session.execute(
-        visible.add_columns(ExtractionJob.deadline_at)
-        .join(ExtractionJob, ExtractionJob.id == Document.current_job_id)
-        .where(Document.status == Status.EXTRACTING.value, ExtractionJob.deadline_at < now)
-        .order_by(ExtractionJob.deadline_at).limit(STUCK_LIMIT)).all()
+    overdue = views.overdue_extractions(db.session, viewer, now, STUCK_LIMIT)
     groups.append({"status": Status.EXTRACTING.value, "threshold": None, "sweep": "deadline",
                    "remedy": "the deadline sweep asks the service, submits again or fails it",
                    "rows": [(d, deadline) for d, deadline in overdue]})
     problems = billing.check_all()
-    names = dict(db.session.execute(select(Brokerage.id, Brokerage.name)
-                                    .where(Brokerage.id.in_(list(problems) or [-1]))).all())
+    names = views.brokerage_names(db.session, problems) if problems else {}
     discrepancies = [{"brokerage_id": bid, "brokerage": names.get(bid, f"#{bid}"), "problems": found}
                      for bid, found in sorted(problems.items())]
     return {"stuck_groups": groups, "discrepancies": discrepancies, "now": now,

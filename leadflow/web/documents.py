@@ -1,0 +1,305 @@
+"""A document's page as staff see it: the preview, its fields to correct, its actions (extract
+again, customise, revert, share, retry), its version chain with diffs, and its history. Every
+action goes through the services; an error comes back as the same partial with the message inline.
+"""
+import json
+
+from flask import Blueprint, abort, redirect, render_template, request
+from flask_login import current_user, login_required
+
+from leadflow.domain.audience import may_work_on_data, retry_offered
+from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
+from leadflow.extensions import db
+from leadflow.models import Document
+from leadflow.services import documents, review, views
+from leadflow.services import versions as version_service
+from leadflow.web import params
+from leadflow.web.templating import preload_names
+from leadflow.wiring import adapters
+
+bp = Blueprint("documents", __name__)
+
+# A signed file link lives this long: enough to open the preview, too short to pass around.
+FILE_LINK_SECONDS = 300
+PREVIEW_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+
+
+@bp.get("/documents/<document_id>")
+@login_required
+def show(document_id):
+    doc = _document_or_404(document_id)
+    preload_names([doc])
+    context = {"document": doc, "viewer": current_user, "preview": _preview_kind(doc)}
+    if may_work_on_data(current_user.role):
+        for panel in PANELS:
+            context.update(PANELS[panel][1](doc))
+    return render_template("documents/show.html", **context)
+
+
+@bp.get("/documents/<document_id>/panels/<name>")
+@login_required
+def panel(document_id, name):
+    if name not in PANELS or not may_work_on_data(current_user.role):
+        abort(404)
+    doc = _document_or_404(document_id)
+    template, build = PANELS[name]
+    return render_template(template, document=doc, viewer=current_user, **build(doc))
+
+
+@bp.get("/documents/<document_id>/diff")
+@login_required
+def diff(document_id):
+    doc = _document_or_404(document_id)
+    if not may_work_on_data(current_user.role):
+        abort(404)
+    try:
+        older, newer = _int_arg("from"), _int_arg("to")
+        (a, body_a), (b, body_b) = (version_service.version_body(doc, "content", n) for n in (older, newer))
+    except LeadflowError as error:
+        return render_template("documents/_diff.html", error=error.message), error.status
+    changes = diff_fields((body_a or {}).get("fields") or {}, (body_b or {}).get("fields") or {})
+    return render_template("documents/_diff.html", a=a, b=b, changes=changes)
+
+
+@bp.get("/documents/<document_id>/file")
+@login_required
+def file(document_id):
+    doc = _document_or_404(document_id)
+    return redirect(adapters().storage.download_url(doc.storage_key, expires_in=FILE_LINK_SECONDS))
+
+
+@bp.post("/documents/<document_id>/corrections")
+@login_required
+def correct(document_id):
+    doc = _document_or_404(document_id)
+    try:
+        changes = _changes_from_form(doc, request.form)
+        if not changes:
+            raise InvalidInput("Nothing was changed.", code="no_changes")
+        doc = version_service.correct(current_user, doc.id, changes)
+    except LeadflowError as error:
+        return _panel_answer("fields", doc, error=error.message, status=error.status, form=request.form)
+    return _panel_answer("fields", doc, message=f"Saved: {', '.join(sorted(changes))}. A new version is "
+                                                  "in the chain below.")
+
+
+@bp.post("/documents/<document_id>/reprocess")
+@login_required
+def reprocess(document_id):
+    return _action(document_id, lambda: version_service.reprocess(current_user, document_id),
+                   "Extracting again. The result becomes a new version when it arrives.")
+
+
+@bp.post("/documents/<document_id>/customise")
+@login_required
+def customise(document_id):
+    fields = list(dict.fromkeys(
+        [f for f in request.form.getlist("fields") if f] +
+        [f.strip() for f in (request.form.get("more_fields") or "").replace("\n", ",").split(",") if f.strip()]))
+
+    def customised():
+        if not fields:
+            raise InvalidInput("Pick at least one field to extract.")
+        return version_service.customise(current_user, document_id, {"fields": fields})
+    return _action(document_id, customised,
+                   f"Asked for {', '.join(fields)}. The new shape becomes a version when it arrives.")
+
+
+@bp.post("/documents/<document_id>/revert")
+@login_required
+def revert(document_id):
+    return _action(document_id, lambda: version_service.revert(current_user, document_id),
+                   "Back to the original extraction, as a new version.")
+
+
+@bp.post("/documents/<document_id>/shares")
+@login_required
+def share(document_id):
+    email = (request.form.get("email") or "").strip()
+
+    def shared():
+        if not email:
+            raise InvalidInput("Give the email address of the person to share with.")
+        documents.share(current_user, document_id, email)
+        return _document_or_404(document_id)
+    return _action(document_id, shared, f"Shared with {email}. They see it among their documents now.")
+
+
+@bp.post("/documents/<document_id>/retry")
+@login_required
+def retry(document_id):
+    """Retry a system failure; answers with the row (out of band), its error inline."""
+    try:
+        doc = review.retry(current_user, document_id)
+    except LeadflowError as error:
+        doc = _document_or_404(document_id)
+        return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True,
+                               error=error.message), error.status
+    return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True), 200, \
+        {"HX-Trigger": "leadflow:document-changed"}
+
+
+def diff_fields(older: dict, newer: dict) -> list[dict]:
+    """Field by field: what was added, removed or changed from `older` to `newer` (in the
+    newer version's order, removed fields last); unchanged fields are left out."""
+    changes = []
+    for name, value in newer.items():
+        if name not in older:
+            changes.append({"field": name, "change": "added", "old": None, "new": value})
+        elif older[name] != value:
+            changes.append({"field": name, "change": "changed", "old": older[name], "new": value})
+    changes += [{"field": name, "change": "removed", "old": value, "new": None}
+                for name, value in older.items() if name not in newer]
+    return changes
+
+
+# --- the panels ----------------------------------------------------------------------------
+
+def _fields_panel(doc: Document) -> dict:
+    try:
+        version, body = version_service.version_body(doc, "content")
+    except NotFound:
+        return {"content_version": None, "fields": {}}
+    fields = (body or {}).get("fields") or {}
+    return {"content_version": version, "fields": {name: _field_view(value) for name, value in fields.items()}}
+
+
+def _actions_panel(doc: Document) -> dict:
+    """Field names to pick from when customising: every field any version of this document had."""
+    names = []
+    for version in views.versions(db.session, doc, "content"):
+        try:
+            body = json.loads(adapters().storage.get(version.storage_key))
+        except Exception:  # an unreadable old version only narrows the choice offered
+            continue
+        names += list((body or {}).get("fields") or {})
+    return {"field_names": list(dict.fromkeys(names)),
+            "retry_allowed": retry_offered(current_user.role, doc.status, doc.rejection_code)}
+
+
+def _versions_panel(doc: Document) -> dict:
+    rows = views.versions(db.session, doc)
+    by_id = {v.id: v for v in rows}
+    return {"versions": [v for v in rows if v.part == "content"],
+            "schema_versions": [v for v in rows if v.part == "schema"],
+            "replaced": {v.id: by_id.get(v.replaces_id) for v in rows},
+            "actors": views.user_names(db.session, {v.actor_id for v in rows})}
+
+
+def _history_panel(doc: Document) -> dict:
+    history = views.document_history(db.session, doc, current_user.role)
+    return {"history": history, "actors": views.user_names(db.session, {e.get("actor_id") for e in history})}
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+def _document_or_404(document_id: str) -> Document:
+    try:
+        return documents.get_visible(current_user, document_id)
+    except NotFound:
+        abort(404)
+
+
+def _preview_kind(doc: Document) -> str:
+    content_type = (doc.content_type or "").split(";")[0].strip().lower()
+    if content_type == "application/pdf":
+        return "pdf"
+    if content_type in PREVIEW_IMAGE_TYPES:
+        return "image"
+    return "none"
+
+
+def _field_view(value) -> dict:
+    """How a field is edited: scalars in a text box, lists and objects as JSON."""
+    if isinstance(value, (dict, list)):
+        return {"kind": "json", "text": json.dumps(value, ensure_ascii=False, indent=1), "value": value}
+    if value is None:
+        return {"kind": "text", "text": "", "value": None}
+    if isinstance(value, bool):
+        return {"kind": "json", "text": json.dumps(value), "value": value}
+    return {"kind": "number" if isinstance(value, (int, float)) else "text", "text": str(value), "value": value}
+
+
+def _changes_from_form(doc: Document, form) -> dict:
+    """The fields the person changed, parsed back into their kinds; refuses a stale form."""
+    current = _fields_panel(doc)
+    version = current["content_version"]
+    if version is None:
+        raise Conflict("This document has no extracted data to correct yet.")
+    if str(version.number) != (form.get("version") or ""):
+        raise Conflict(f"Someone saved version {version.number} while you were editing. "
+                       "Reload to see it, then make your change again.")
+    changes = {}
+    for name, view in current["fields"].items():
+        key = f"field.{name}"
+        if key not in form:
+            continue
+        text = form.get(key, "")
+        if view["kind"] == "json" and text.strip():
+            value = _parse(name, text, "json")
+            if value != view["value"]:
+                changes[name] = value
+        elif text.strip() != view["text"].strip():
+            changes[name] = _parse(name, text, view["kind"])
+    new_name = (form.get("new_name") or "").strip()
+    if new_name:
+        if new_name in current["fields"]:
+            raise InvalidInput(f"“{new_name}” exists already; change it in its own box.")
+        changes[new_name] = _parse(new_name, form.get("new_value") or "", "text")
+    return changes
+
+
+def _parse(name: str, text: str, kind: str):
+    text = text.strip()
+    if text == "":
+        return None
+    if kind == "json":
+        try:
+            return json.loads(text)
+        except ValueError:
+            raise InvalidInput(f"“{name}” must be valid JSON (a list in [...], an object in {{...}}).")
+    if kind == "number":
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                return float(text)
+            except ValueError:
+                return text
+    return text
+
+
+def _panel_answer(name: str, doc: Document, *, status: int = 200, **extra):
+    """A panel re-rendered after an action; a success also tells the page's other panels."""
+    template, build = PANELS[name]
+    context = build(doc)
+    if extra.get("form") is not None and extra.get("error"):
+        context["submitted"] = extra["form"]   # keep what the person typed
+    html = render_template(template, document=doc, viewer=current_user, **context, **extra)
+    headers = {"HX-Trigger": "leadflow:document-changed"} if status < 400 else {}
+    return html, status, headers
+
+
+def _action(document_id: str, run, message: str):
+    """Run one action; answer with its result message (and the row, out of band)."""
+    _document_or_404(document_id)   # another tenant's document is not found, whatever the action
+    try:
+        doc = run()
+    except LeadflowError as error:
+        return render_template("documents/_action_result.html", error=error.message), error.status
+    return render_template("documents/_action_result.html", message=message, document=doc,
+                           viewer=current_user), 200, {"HX-Trigger": "leadflow:document-changed"}
+
+
+def _int_arg(name: str) -> int:
+    return params.integer(request.args.get(name), name, message="Pick two versions to compare.")
+
+
+# The document page's panels: name -> (template, context builder). Each reloads by itself
+# when the page hears that its document changed.
+PANELS = {
+    "fields": ("documents/_fields.html", _fields_panel),
+    "actions": ("documents/_actions.html", _actions_panel),
+    "versions": ("documents/_versions.html", _versions_panel),
+    "history": ("documents/_history.html", _history_panel),
+}

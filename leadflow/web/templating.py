@@ -1,0 +1,99 @@
+"""What every template may call: labels for types and fields, the names on a document's row, and
+the role predicates that show or hide an action (the services enforce the same predicates).
+
+Registered app-wide, not on one blueprint: a row renders for socket pushes too, outside any
+screen's request.
+"""
+from flask import g, url_for
+
+from leadflow.domain import audience, document_types
+from leadflow.domain.lifecycle import is_system_failure
+from leadflow.domain.verification import DOCUMENT_TYPES, unreadable_fields
+from leadflow.extensions import db
+from leadflow.models import Document
+from leadflow.services import review as review_service
+from leadflow.services import views
+from leadflow.services.search import Cursor
+from leadflow.web import i18n
+from leadflow.web.review import FIELD_PREFIX
+
+ACRONYMS = {"iban", "bic", "id", "mrz", "vat", "ust", "eur"}
+
+
+def register(app) -> None:
+    app.context_processor(helpers)
+
+
+def helpers() -> dict:
+    return {
+        # labels
+        "type_label": type_label, "field_label": field_label, "DOCUMENT_TYPES": DOCUMENT_TYPES,
+        "STATUS_ORDER": views.STATUS_ORDER, "is_system_failure": is_system_failure,
+        # a document's row
+        "row_names": row_names, "row_cursor": row_cursor,
+        # who may do what (leadflow.domain.audience)
+        "retry_offered": retry_offered, "may_retry": audience.may_retry, "may_see_credits": audience.may_see_credits,
+        "may_work_on_data": audience.may_work_on_data, "may_decide": audience.may_decide,
+        # the review queue's field inputs
+        "unreadable_fields": unreadable_fields, "FIELD_PREFIX": FIELD_PREFIX, "FIELD_HINTS": review_service.TYPED_LIKE,
+        # the client's words (the portal, and client rows pushed over sockets)
+        **i18n.TEMPLATE_HELPERS,
+    }
+
+
+def type_label(document_type: str | None) -> str:
+    """'bank_statement' -> 'Bank statement'."""
+    return document_types.name(document_type) if document_type else "—"
+
+
+def field_label(name: str) -> str:
+    """'closing_balance' -> 'Closing balance', 'iban' -> 'IBAN'."""
+    words = [w.upper() if w.lower() in ACRONYMS else w for w in str(name).replace("_", " ").split()]
+    if words and words[0] == words[0].lower():
+        words[0] = words[0][:1].upper() + words[0][1:]
+    return " ".join(words) or str(name)
+
+
+def retry_offered(viewer, document: Document) -> bool:
+    return audience.retry_offered(viewer.role, document.status, document.rejection_code)
+
+
+def row_names(document: Document) -> dict:
+    """The client's, the case's and the brokerage's names for a row, with the links that
+    filter by them; looked up once per request (a page preloads them all in three queries)."""
+    cache = g.setdefault("row_names", {})
+    key = (document.owner_id, document.workspace_id, document.brokerage_id)
+    if key not in cache and not g.get("names_batched"):
+        # The first row of a list: fetch the names of every document this request loaded
+        # (the whole list), so that a list costs three queries, not three per row.
+        preload_names([o for o in db.session.identity_map.values() if isinstance(o, Document)])
+    if key not in cache:
+        preload_names([document])
+        users, cases, brokerages = (g.setdefault("names_" + kind, {}) for kind in ("user", "workspace", "brokerage"))
+        client, role = users.get(document.owner_id, ("—", None))
+        cache[key] = {
+            "client": client, "client_role": role,
+            "client_url": url_for("dashboard.index", client=document.owner_id),
+            "workspace": cases.get(document.workspace_id) if document.workspace_id else None,
+            "workspace_url": url_for("cases.show", workspace_id=document.workspace_id)
+            if document.workspace_id else None,
+            "brokerage": brokerages.get(document.brokerage_id, ""),
+        }
+    return cache[key]
+
+
+def preload_names(rows: list[Document]) -> None:
+    """Load the names row_names needs for these rows: one query per table, not per row."""
+    g.names_batched = True
+    for kind, read, ids in (("user", views.users_with_roles, {d.owner_id for d in rows}),
+                            ("workspace", views.workspace_names, {d.workspace_id for d in rows} - {None}),
+                            ("brokerage", views.brokerage_names, {d.brokerage_id for d in rows})):
+        known = g.setdefault("names_" + kind, {})
+        missing = ids - set(known)
+        if missing:
+            known.update(read(db.session, missing))
+
+
+def row_cursor(document: Document) -> str:
+    return Cursor.after(document).encode()
+
