@@ -108,6 +108,28 @@ def test_without_script_the_form_posts_several_files_and_says_how_each_one_went(
     world.client_a.api.wait_for_status(documents[0]["id"], SETTLED)
 
 
+def test_a_client_reading_german_gets_statuses_types_and_the_upload_script_in_german(world, app):
+    statement = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
+    answer = world.client_a.api.upload(statement, kind="bank_statement")
+    assert answer.status_code == 201, answer.text
+    status = world.client_a.api.wait_for_status(answer.json()["id"], SETTLED, timeout=60)["status"]
+    client = SignedIn(world.url, world.client_a)
+    client.get("/portal")
+    client.post("/portal/language", {"language": "de"})
+
+    checklist = client.get(f"/portal/checklist?case={world.workspace_a}")
+    german = {"VERIFIED": "AKZEPTIERT", "REJECTED": "ABGELEHNT", "ACTION_REQUIRED": "BEI EINER FACHKRAFT"}[status]
+    assert f'data-testid="status">{german}</span>' in checklist
+    assert "Kontoauszug · " in checklist and "Noch offen" in checklist and "von 7 vollständig" in checklist
+    page = client.get("/portal")
+    assert '"ready": "Bereit zum Hochladen"' in page and '"empty_file": "Die Datei ist leer."' in page
+
+    refused = client.post("/portal/upload", {"kind": "", "workspace_id": str(world.workspace_a)},
+                          files=[("file", ("notes.docx", b"PK\x03\x04" + b"\x00" * 64, "application/octet-stream"))])
+    assert refused.status_code == 303
+    assert "„notes.docx“ wurde nicht hochgeladen:" in client.get("/portal")
+
+
 # -- helpers ---------------------------------------------------------------------------------------
 
 class SignedIn:
