@@ -310,7 +310,7 @@ class Stack:
                         "WEB_ACCESS_LOG": "-"})
 
     def start_worker(self, name: str, processes: int = 1, threads: int = 5) -> None:
-        self.start(name, [str(BIN / "dramatiq"), "tasks", "--processes", str(processes), "--threads", str(threads)])
+        self.start(name, [str(BIN / "dramatiq"), "tasks:worker", "--processes", str(processes), "--threads", str(threads)])
 
     def start_scheduler(self) -> None:
         self.start("scheduler", [sys.executable, "-m", "tasks.scheduler"])

@@ -130,7 +130,7 @@ def parse_args(argv):
     parser.add_argument("--documents", type=int, default=DEFAULT_DOCUMENTS, help="documents to upload")
     parser.add_argument("--seed", type=int, default=None, help="kill schedule and fault dice (default: random)")
     parser.add_argument("--faults", default=DEFAULT_FAULTS, help="EXTRACTOR_FAULTS for the extractor")
-    parser.add_argument("--workers", type=int, default=3, help="`dramatiq tasks` processes (1 worker each)")
+    parser.add_argument("--workers", type=int, default=3, help="`dramatiq tasks:worker` processes (1 worker each)")
     parser.add_argument("--threads", type=int, default=3, help="threads per worker process")
     parser.add_argument("--upload-seconds", type=float, default=75.0, help="spread the uploads over this long")
     parser.add_argument("--kill-every", type=float, default=6.0, help="mean seconds between worker kills")

@@ -1,5 +1,5 @@
 """Pipeline throughput: documents from upload to a settled state through the distributed mode
-(gunicorn, `dramatiq tasks` with 2 processes, PostgreSQL, Redis, S3) with an instant extractor,
+(gunicorn, `dramatiq tasks:worker` with 2 processes, PostgreSQL, Redis, S3) with an instant extractor,
 next to a bare Dramatiq no-op actor on the same Redis broker with as many processes and threads.
 
     make bench-pipeline

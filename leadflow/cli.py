@@ -1,14 +1,13 @@
-"""Operator commands: `flask --app app leadflow ...`."""
-import os
+"""Operator commands: `flask --app app leadflow ...`. `serve` (the embedded mode) is added by
+the composition root, app.py, from tasks.embedded."""
 import secrets
 import sys
 
 import click
-from flask import current_app
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from leadflow import outbox, sweeps
+from leadflow import cli_seed, outbox, sweeps
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.domain.events import VerificationRequested
@@ -133,7 +132,7 @@ def grant_credits(brokerage, pages):
     waiting = db.session.scalars(select(Document.id).where(
         Document.brokerage_id == row.id, Document.status == Status.PENDING.value)).all()
     for document_id in waiting:
-        outbox.record(VerificationRequested(document_id, row.id))
+        outbox.record(db.session, VerificationRequested(document_id, row.id))
     outbox.commit()
     click.echo(f"{row.name}: balance {wallet.balance} pages; {len(waiting)} waiting documents enqueued")
 
@@ -171,21 +170,6 @@ def replay_delivery(delivery_id):
         sys.exit(1)
 
 
-@cli.command("serve")
-@click.option("--host", default="127.0.0.1")
-@click.option("--port", default=5000, type=int)
-def serve(host, port):
-    """Run the web app with the embedded worker, scheduler and extractor (the `make run` mode)."""
-    from leadflow.runtime import start_embedded
-    app = current_app._get_current_object()
-    if "PUBLIC_BASE_URL" not in os.environ:
-        app.config["PUBLIC_BASE_URL"] = f"http://{host}:{port}"
-    start_embedded(app)
-    from werkzeug.serving import run_simple
-    click.echo(f"LeadFlow is running at http://{host}:{port}/  (Ctrl-C stops it)")
-    run_simple(host, port, app, threaded=True, use_reloader=False)
-
-
 def _ensure_user(email, name, role: Role, brokerage_id, password) -> User:
     user = db.session.scalar(select(User).where(User.email == email.lower()))
     if user is None:
@@ -199,4 +183,4 @@ def _ensure_user(email, name, role: Role, brokerage_id, password) -> User:
     return user
 
 
-from leadflow import cli_seed  # noqa: E402,F401  (registers seed-documents on cli)
+cli.add_command(cli_seed.seed_documents)

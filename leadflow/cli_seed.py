@@ -18,8 +18,9 @@ import click
 from sqlalchemy import func, insert, select, text
 from werkzeug.security import generate_password_hash
 
+from flask.cli import with_appcontext
+
 from leadflow import clock
-from leadflow.cli import cli
 from leadflow.extensions import db
 from leadflow.models import Brokerage, Document, DocumentStatusCount, User, Workspace, WorkspaceMember
 from leadflow.services import counts
@@ -70,7 +71,8 @@ class Seeded:
     seconds: float
 
 
-@cli.command("seed-documents")
+@click.command("seed-documents")
+@with_appcontext
 @click.argument("count", type=click.IntRange(min=1))
 @click.option("--brokerage", "brokerage_name", default=DEFAULT_BROKERAGE, show_default=True,
               help="Brokerage to seed (created if new).")

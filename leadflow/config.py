@@ -68,9 +68,11 @@ def load() -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url,
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "REDIS_URL": redis_url,
+        # The prefix of this deployment's queues, dedup keys and sweep locks in Redis.
+        "DRAMATIQ_NAMESPACE": os.environ.get("DRAMATIQ_NAMESPACE") or "leadflow",
         "REALTIME_CHANNEL": os.environ.get("REALTIME_CHANNEL", "leadflow:events:document_status"),
         # The in-process worker and scheduler run by default only in the embedded mode;
-        # distributed installs run `dramatiq tasks` and `python -m tasks.scheduler`.
+        # distributed installs run `dramatiq tasks:worker` and `python -m tasks.scheduler`.
         "EMBEDDED_WORKER": _bool("EMBEDDED_WORKER", redis_url is None),
         "EMBEDDED_SCHEDULER": _bool("EMBEDDED_SCHEDULER", redis_url is None),
         "PUBLIC_BASE_URL": public_base_url,

@@ -1,6 +1,7 @@
 """What each committed event does outside the database: push, enqueue, settle.
 
-Registered once with the outbox; each handler finds the current app's adapters at call time.
+Registered once with the outbox; each handler finds the current app's ports at call time, and
+sends jobs by actor name (no import of the actors).
 """
 import logging
 
@@ -9,26 +10,22 @@ from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, DocumentStatusChanged, ReservationDue, VerificationRequested
 from leadflow.extensions import db
-from leadflow.wiring import adapters
+from leadflow.ports import current_ports
 
 log = logging.getLogger(__name__)
 
 
 def publish_status(event: DocumentStatusChanged) -> None:
-    adapters().bus.publish(event.as_message())
+    current_ports().bus.publish(event.as_message())
 
 
 def enqueue_verification(event: VerificationRequested) -> None:
-    import tasks
-    key = jobs.verification_key(event.document_id)
-    if event.take_over:
-        jobs.dedup().release(key)
-    jobs.send_once(tasks.verify_document, key, event.document_id, event.brokerage_id)
+    current_ports().jobs.send("verify-document", event.document_id, event.brokerage_id,
+                              dedup_key=jobs.verification_key(event.document_id), take_over=event.take_over)
 
 
 def enqueue_delivery(event: DeliveryReceived) -> None:
-    import tasks
-    jobs.send(tasks.process_delivery, event.delivery_id)
+    current_ports().jobs.send("process-delivery", event.delivery_id)
 
 
 def close_reservation(event: ReservationDue) -> None:

@@ -1,13 +1,14 @@
 """The app factory: configuration, extensions, adapters, blueprints. Starts no threads but the
-realtime listener; the embedded worker and scheduler start in leadflow.runtime."""
+realtime listener; the adapters come from leadflow.bootstrap, and the embedded worker and
+scheduler start in tasks.embedded."""
 import logging
 
 from flask import Flask, jsonify, render_template, request
 
 from leadflow import config as config_module
 from leadflow import effects
+from leadflow.bootstrap import bootstrap
 from leadflow.extensions import csrf, db, limiter, login_manager, migrate, sock
-from leadflow.wiring import Adapters
 
 
 def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
@@ -34,23 +35,15 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     from leadflow.web.i18n import select_locale
     Babel(app, locale_selector=select_locale)  # catalogs in translations/ beside templates/ (app root)
 
-    import tasks  # noqa: F401  (declares the actors on this process's broker)
-    from leadflow.extraction.client import ExtractionClient
-    from leadflow.realtime.bus import bus_from_config
     from leadflow.realtime.hub import Hub
-    from leadflow.storage import storage_from_config
 
-    storage = storage_from_config(app.config)
-    bus = bus_from_config(app.config)
-    hub = Hub(app, app.config["WS_MAX_SOCKETS_PER_USER"])
-    bus.subscribe(hub.on_event)
+    ports = bootstrap(app.config, app)
+    ports.hub = Hub(app, app.config["WS_MAX_SOCKETS_PER_USER"])
+    ports.bus.subscribe(ports.hub.on_event)
     if listen:
-        bus.start()
-    app.extensions["leadflow"] = Adapters(
-        storage=storage, bus=bus, hub=hub,
-        extraction=ExtractionClient(app.config["EXTRACTION_URL"], app.config["EXTRACTION_API_KEY"],
-                                    app.config["EXTRACTION_TIMEOUT_SECONDS"]))
-    app.extensions["leadflow_storage"] = storage
+        ports.bus.start()
+    app.extensions["leadflow"] = ports
+    app.extensions["leadflow_storage"] = ports.storage
     effects.register()
 
     from leadflow.web import register_blueprints

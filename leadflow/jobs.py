@@ -1,4 +1,4 @@
-"""The job queue's edge: which broker, de-duplication keys, and enqueueing after commit.
+"""The job queue's edge: queues, de-duplication keys, the middleware, and sending by actor name.
 
 Dramatiq is at-least-once and has no job-id de-duplication, so a verification message
 carries a key `doc-verify-<documentId>` taken with an atomic SET NX (with an expiry, in case a
@@ -6,20 +6,37 @@ worker dies holding it) and released when the message ends or fails for good. Th
 state machine stays the truth: a duplicate that slips through loses the claim and does nothing.
 """
 import logging
-import os
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 
 import dramatiq
-from dramatiq.brokers.stub import StubBroker
 from dramatiq.middleware import CurrentMessage, Middleware
+
+from leadflow.extensions import db
 
 log = logging.getLogger(__name__)
 
 DOCUMENT_QUEUE = "document-processing"
 CALLBACK_QUEUE = "callbacks"
+# Each actor's queue, by the name a job is sent by: senders need no import of the actors, and
+# the actors (tasks) are declared on these queues.
+QUEUES = {
+    "verify-document": DOCUMENT_QUEUE,
+    "verification-retries-exhausted": DOCUMENT_QUEUE,
+    "process-delivery": CALLBACK_QUEUE,
+}
+# How many times a message runs before it fails for good: the first run and its retries. The
+# actors' max_retries are these less one; the model test counts attempts with them too.
+VERIFY_ATTEMPTS = 3
+DELIVERY_ATTEMPTS = 6
 DEDUP_TTL_SECONDS = 15 * 60
+
+
+def namespace(config: Mapping) -> str:
+    """The prefix of this deployment's keys in Redis (queues, dedup keys, sweep locks)."""
+    return config.get("DRAMATIQ_NAMESPACE") or "leadflow"
 
 
 def verification_key(document_id: str) -> str:
@@ -92,106 +109,113 @@ class RedisDedup:
 class ReleaseDedupKey(Middleware):
     """Releases a message's de-duplication key when it ends: done, or failed for good."""
 
-    def __init__(self, dedup_provider):
-        self._dedup = dedup_provider
+    def __init__(self, dedup):
+        self._dedup = dedup
 
     def after_process_message(self, broker, message, *, result=None, exception=None):
         key = message.options.get("dedup_key")
         if key and (exception is None or message.failed):
-            self._dedup().release(key, message.options.get("dedup_holder") or None)
+            self._dedup.release(key, message.options.get("dedup_holder") or None)
 
     def after_skip_message(self, broker, message):
         key = message.options.get("dedup_key")
         if key:
-            self._dedup().release(key, message.options.get("dedup_holder") or None)
+            self._dedup.release(key, message.options.get("dedup_holder") or None)
 
 
-_dedup = None
+class AppContext(Middleware):
+    """Runs every message inside the app's context and removes the session it used when the
+    message ends (done, failed or skipped): actors only parse ids and call a use case."""
+
+    def __init__(self, app):
+        self._app = app
+        self._local = threading.local()
+
+    def before_process_message(self, broker, message):
+        context = self._app.app_context()
+        context.push()
+        self._local.context = context
+
+    def after_process_message(self, broker, message, *, result=None, exception=None):
+        self._leave()
+
+    def after_skip_message(self, broker, message):
+        self._leave()
+
+    def _leave(self) -> None:
+        # A message skipped before our before_process_message ran has no context to leave.
+        context, self._local.context = getattr(self._local, "context", None), None
+        if context is None:
+            return
+        try:
+            db.session.remove()
+        finally:
+            context.pop()
 
 
-def dedup():
-    global _dedup
-    if _dedup is None:
-        url = os.environ.get("REDIS_URL")
-        _dedup = RedisDedup(url, prefix=f"{namespace()}:dedup:") if url else MemoryDedup()
-    return _dedup
+class BrokerJobSender:
+    """The JobSender port over a Dramatiq broker: builds the message from the actor's name and
+    its queue (QUEUES) and enqueues it, so the sender needs no import of the actors.
 
+    Never raises for a broker or Redis failure: a job not sent leaves its document where a
+    sweep finds it. An actor name not in QUEUES is a mistake in the code, and raises."""
 
-def namespace() -> str:
-    return os.environ.get("DRAMATIQ_NAMESPACE", "leadflow")
+    def __init__(self, broker: dramatiq.Broker, dedup, queues: Mapping[str, str] = QUEUES):
+        self.broker = broker
+        self.dedup = dedup
+        self._queues = dict(queues)
 
+    def send(self, actor_name: str, *args, dedup_key: str | None = None, take_over: bool = False,
+             delay_ms: int | None = None) -> bool:
+        queue = self._queues[actor_name]
+        if dedup_key is None:
+            return self._enqueue(queue, actor_name, args, {}, delay_ms)
+        if delay_ms is not None:
+            return self._send_later(queue, actor_name, dedup_key, delay_ms, args)
+        if take_over:
+            self.dedup.release(dedup_key)
+        return self._send_once(queue, actor_name, dedup_key, args)
 
-def setup_broker() -> dramatiq.Broker:
-    """The process's broker, from REDIS_URL: Redis when set, else an in-process StubBroker."""
-    url = os.environ.get("REDIS_URL")
-    if url:
-        from dramatiq.brokers.redis import RedisBroker
-        broker = RedisBroker(url=url, namespace=namespace(), socket_timeout=5, socket_connect_timeout=5)
-    else:
-        broker = StubBroker()
-    broker.add_middleware(ReleaseDedupKey(dedup))
-    broker.add_middleware(CurrentMessage())
-    dramatiq.set_broker(broker)
-    return broker
-
-
-def send_once(actor, key: str, *args) -> bool:
-    """Enqueue unless a message with this key is already queued or running.
-
-    Never raises: an enqueue failure (Redis down) leaves the document PENDING for the sweep.
-    """
-    holder = uuid.uuid4().hex
-    try:
-        if not dedup().acquire(key, holder=holder):
-            log.info("already queued: %s", key)
+    def _send_once(self, queue: str, actor_name: str, key: str, args) -> bool:
+        """Enqueue unless a message with this key is already queued or running."""
+        holder = uuid.uuid4().hex
+        try:
+            if not self.dedup.acquire(key, holder=holder):
+                log.info("already queued: %s", key)
+                return False
+        except Exception as exc:
+            log.warning("could not take dedup key %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
             return False
-    except Exception as exc:
-        log.warning("could not take dedup key %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
-        return False
-    try:
-        actor.send_with_options(args=args, dedup_key=key, dedup_holder=holder)
-        return True
-    except Exception as exc:
-        dedup().release(key, holder)
-        log.warning("could not enqueue %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
+        if self._enqueue(queue, actor_name, args, {"dedup_key": key, "dedup_holder": holder}, None):
+            return True
+        self.dedup.release(key, holder)
         return False
 
-
-def send_later(actor, key: str, delay_ms: int, *args, **options) -> bool:
-    """Enqueue again after `delay_ms`, the new message taking the key over from the running one
-    (whose end then leaves the key alone). Does nothing when the running message no longer
-    holds the key (a sweep took it over and sent another): one waiting message per document,
-    never a growing crowd. Never raises: the sweeps are the safety net."""
-    running = CurrentMessage.get_current_message()
-    mine = running.options.get("dedup_holder") if running is not None else None
-    holder = uuid.uuid4().hex
-    try:
-        if mine and dedup().holder(key) != mine:
-            log.info("not sending %s again: another message holds its key", key)
+    def _send_later(self, queue: str, actor_name: str, key: str, delay_ms: int, args) -> bool:
+        """Enqueue again after `delay_ms`, the new message taking the key over from the running
+        one (whose end then leaves the key alone). Does nothing when the running message no
+        longer holds the key (a sweep took it over and sent another): one waiting message per
+        document, never a growing crowd."""
+        running = CurrentMessage.get_current_message()
+        mine = running.options.get("dedup_holder") if running is not None else None
+        holder = uuid.uuid4().hex
+        try:
+            if mine and self.dedup.holder(key) != mine:
+                log.info("not sending %s again: another message holds its key", key)
+                return False
+            self.dedup.hand_over(key, holder)
+        except Exception as exc:
+            log.warning("could not hand over dedup key %s (%s); the pending sweep will enqueue it",
+                        key, type(exc).__name__)
             return False
-        dedup().hand_over(key, holder)
-        actor.send_with_options(args=args, delay=int(delay_ms), dedup_key=key, dedup_holder=holder, **options)
-        return True
-    except Exception as exc:
-        log.warning("could not enqueue %s again (%s); the pending sweep will enqueue it", key, type(exc).__name__)
-        return False
+        return self._enqueue(queue, actor_name, args, {"dedup_key": key, "dedup_holder": holder}, delay_ms)
 
-
-def send_later_plain(actor, delay_ms: int, *args) -> bool:
-    """Enqueue a message without de-duplication after `delay_ms`; never raises."""
-    try:
-        actor.send_with_options(args=args, delay=int(delay_ms))
-        return True
-    except Exception as exc:
-        log.warning("could not enqueue %s%r (%s); a sweep will retry", actor.actor_name, args, type(exc).__name__)
-        return False
-
-
-def send(actor, *args) -> bool:
-    """Enqueue a message without de-duplication (its actor is idempotent); never raises."""
-    try:
-        actor.send(*args)
-        return True
-    except Exception as exc:
-        log.warning("could not enqueue %s%r (%s); a sweep will retry", actor.actor_name, args, type(exc).__name__)
-        return False
+    def _enqueue(self, queue: str, actor_name: str, args, options: dict, delay_ms: int | None) -> bool:
+        message = dramatiq.Message(queue_name=queue, actor_name=actor_name, args=tuple(args), kwargs={},
+                                   options=options)
+        try:
+            self.broker.enqueue(message, delay=int(delay_ms) if delay_ms else None)
+            return True
+        except Exception as exc:
+            log.warning("could not enqueue %s%r (%s); a sweep will retry", actor_name, tuple(args), type(exc).__name__)
+            return False

@@ -97,12 +97,13 @@ def _documents_by_status() -> GaugeMetricFamily:
 
 
 def _queue_depth() -> GaugeMetricFamily:
-    import tasks
     from dramatiq.common import dq_name
+
+    from leadflow.ports import current_ports
     family = GaugeMetricFamily("leadflow_queue_messages",
                                "Messages waiting or in progress on each job queue (delayed retries included).",
                                labels=["queue"])
-    broker = tasks.broker
+    broker = current_ports().jobs.broker
     for queue in sorted(broker.get_declared_queues()):
         try:
             if hasattr(broker, "client"):  # Redis: the broker's own count (waiting, delayed and unacked)

@@ -25,10 +25,6 @@ def on(event_type: type, handler) -> None:
         _handlers[event_type].append(handler)
 
 
-def reset_handlers() -> None:
-    _handlers.clear()
-
-
 def record(session: Session, event) -> None:
     """Hold `event` until `session`'s transaction commits (a rollback drops it)."""
     session.info.setdefault(_PENDING, []).append(event)

@@ -71,13 +71,10 @@ def sweep_pending(now: datetime, batch: int) -> int:
                                                ExtractionJob.status == "created", ExtractionJob.deadline_at.isnot(None))
     rows = db.session.execute(_oldest(Status.PENDING, now - wait, batch, Document.status_changed_at)
                               .where(~scheduled.exists())).all()
-    import tasks
     sent = 0
     for document_id, brokerage_id, since in rows:
-        key = jobs.verification_key(document_id)
-        if since < now - 2 * wait:
-            jobs.dedup().release(key)
-        sent += jobs.send_once(tasks.verify_document, key, document_id, brokerage_id)
+        sent += adapters().jobs.send("verify-document", document_id, brokerage_id,
+                                     dedup_key=jobs.verification_key(document_id), take_over=since < now - 2 * wait)
     return sent
 
 
@@ -91,10 +88,10 @@ def sweep_retries(now: datetime, batch: int) -> int:
         .where(Document.status == Status.PENDING.value, ExtractionJob.status == "created",
                ExtractionJob.deadline_at <= now)
         .order_by(ExtractionJob.deadline_at).limit(batch)).all()
-    import tasks
     sent = 0
     for document_id, brokerage_id in rows:
-        sent += jobs.send_once(tasks.verify_document, jobs.verification_key(document_id), document_id, brokerage_id)
+        sent += adapters().jobs.send("verify-document", document_id, brokerage_id,
+                                     dedup_key=jobs.verification_key(document_id))
     return sent
 
 
@@ -130,8 +127,7 @@ def sweep_deliveries(now: datetime, batch: int) -> int:
         select(CallbackDelivery.id)
         .where(CallbackDelivery.processed_at.is_(None), CallbackDelivery.received_at < now - DELIVERY_GRACE)
         .order_by(CallbackDelivery.received_at).limit(batch)).all()
-    import tasks
-    return sum(jobs.send(tasks.process_delivery, delivery_id) for delivery_id in ids)
+    return sum(adapters().jobs.send("process-delivery", delivery_id) for delivery_id in ids)
 
 
 def sweep_reservations(now: datetime, batch: int) -> int:
@@ -244,7 +240,7 @@ class _RedisLock:
     def __init__(self, url: str, name: str, ttl_seconds: int = 300):
         import redis
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-        self._key = f"{jobs.namespace()}:sweep-lock:{name}"
+        self._key = f"{jobs.namespace(current_app.config)}:sweep-lock:{name}"
         self._token = uuid.uuid4().hex
         self._ttl = ttl_seconds
 

@@ -20,20 +20,24 @@
     });
   });
 
-  // A pushed row whose id is not on the page yet is a document this list has not shown:
-  // put it at the top of the list, if the list shows documents in that status.
+  // A pushed row whose id is not on the page yet may belong in a list here: the server decides
+  // (its filters, its order, a later page that new documents never join), so each live list
+  // fetches itself again, once for a burst of pushes.
   document.body.addEventListener("htmx:oobErrorNoTarget", function (event) {
     var row = event.detail && event.detail.content;
-    var list = document.querySelector("[data-live-list]");
-    if (!row || !list || row.tagName !== "TR") return;
-    var filter = list.getAttribute("data-live-filter");
-    if (filter && row.getAttribute("data-status") !== filter) return;
-    row.removeAttribute("hx-swap-oob");
-    var empty = list.querySelector("tr.empty");
-    if (empty) empty.remove();
-    list.prepend(row);
-    htmx.process(row);
+    if (!row || row.tagName !== "TR") return;
+    document.querySelectorAll("[data-live-list][hx-get]").forEach(refreshSoon);
   });
+
+  var REFRESH_AFTER_MS = 150;
+  function refreshSoon(list) {
+    if (list.refreshTimer) return;
+    list.refreshTimer = setTimeout(function () {
+      list.refreshTimer = null;
+      htmx.trigger(list, "leadflow:refresh");
+    }, REFRESH_AFTER_MS);
+  }
+  window.leadflow = {refreshSoon: refreshSoon};
 
   // Behaviour that would otherwise be inline script (hx-on, trigger filters), which the
   // Content-Security-Policy forbids: declared by data attributes, done here.

@@ -1,5 +1,6 @@
-// LeadFlow's staff screens: which pushed rows belong in a filtered list, live counts and
-// panels, notices of system failures, and the review queue's keyboard. Loaded after app.js.
+// LeadFlow's staff screens: filtered lists that ask the server again when a pushed row changed
+// in them, live counts and panels, notices of system failures (the page's template filled in),
+// and the review queue's keyboard and preview. Loaded after app.js.
 (function () {
   "use strict";
 
@@ -10,65 +11,47 @@
   function liveLists() { return Array.prototype.slice.call(document.querySelectorAll("[data-live-list]")); }
   function rowsOf(list) { return Array.prototype.slice.call(list.querySelectorAll(ROWS)); }
 
-  // Does this row belong in this list? The list carries its filters as data-filter-*.
-  function belongs(list, row) {
-    var f = list.dataset, r = row.dataset;
-    if (f.filterStatus && r.status !== f.filterStatus) return false;
-    if (f.filterType && r.type !== f.filterType) return false;
-    if (f.filterWorkspace && r.workspace !== f.filterWorkspace) return false;
-    if (f.filterOwner && r.owner !== f.filterOwner) return false;
-    if (f.filterSystem && ((r.status !== "REJECTED" && r.status !== "ACTION_REQUIRED")
-                           || (r.rejectionCode || "").indexOf("SYSTEM_") !== 0)) return false;
-    if (f.filterQ && (r.title || "").toLowerCase().indexOf(f.filterQ.toLowerCase()) < 0) return false;
-    return true;
+  // Which rows a list holds is the server's answer: a list whose query filters (data-filter-*)
+  // fetches itself again when a pushed row changed in it, since the row may have left it.
+  function filtered(list) {
+    return Object.keys(list.dataset).some(function (key) { return key.indexOf("filter") === 0; });
   }
 
-  // A pushed row not on the page: app.js puts it at the top of the list. Stop that (before
-  // app.js's listener on <body> runs) when the row does not match the list's filters, or
-  // when the list is a later page, which new documents never join.
-  document.addEventListener("htmx:oobErrorNoTarget", function (event) {
-    var row = event.detail && event.detail.content;
-    var list = document.querySelector("[data-live-list]");
-    if (!row || !list || row.tagName !== "TR") return;
-    if (list.dataset.filterLaterPage || !belongs(list, row)) event.stopImmediatePropagation();
-  }, true);
+  // Before a list is swapped for the server's answer: what it held, to say what left it.
+  var before = null;
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var list = event.detail && event.detail.target;
+    if (!list || !list.matches || !list.matches("[data-live-list]")) return;
+    var current = currentId && document.getElementById(currentId);
+    var after = current && (nextRow(current) || previousRow(current));
+    before = {rows: rowsOf(list).map(function (row) {
+      var error = row.querySelector(".note.error");
+      return {id: row.id, title: row.dataset.title || "A document", status: (row.dataset.status || "").replace("_", " "),
+              error: error && error.textContent};
+    }), next: after && after.id, hadFocus: !!current && (current.contains(document.activeElement) || document.activeElement === document.body)};
+  });
 
-  // After anything changed a list: rows that no longer match leave it (a decided document
-  // leaves the review queue), an emptied list says so, the pager follows the last row.
-  function reconcile() {
-    liveLists().forEach(function (list) {
-      rowsOf(list).forEach(function (row) { if (!belongs(list, row)) leave(list, row); });
-      if (!rowsOf(list).length && !list.querySelector("tr.empty")) {
-        var empty = document.createElement("tr"), cell = document.createElement("td");
-        empty.className = "empty";
-        cell.colSpan = 5;
-        cell.textContent = list.getAttribute("data-empty") || "No documents.";
-        empty.appendChild(cell);
-        list.appendChild(empty);
-      } else if (rowsOf(list).length) {
-        var stale = list.querySelector("tr.empty");
-        if (stale) stale.remove();
+  // After anything changed a list: say which rows left it (a decided document leaves the
+  // review queue), keep the empty list's own words, let the pager follow the last row.
+  function reconcile(list) {
+    var rows = rowsOf(list);
+    var empty = list.querySelector("tr.empty td");
+    if (empty && list.getAttribute("data-empty")) empty.textContent = list.getAttribute("data-empty");
+    if (before) {
+      var left = before.rows.filter(function (old) { return !document.getElementById(old.id); });
+      left.forEach(function (old) {
+        announce(old.error ? old.title + ": " + old.error
+                           : "“" + old.title + "” left this list (now " + old.status + "). " + rows.length + " left.");
+      });
+      if (currentId && !document.getElementById(currentId)) {
+        currentId = null;
+        var next = before.next && document.getElementById(before.next);
+        if (next) setCurrent(next, before.hadFocus); else showPreview(null);
       }
-      updatePager(list, false);
-    });
-    keepQueueFocus();
-  }
-
-  function leave(list, row) {
-    var error = row.querySelector(".note.error");
-    var title = row.dataset.title || "A document";
-    var status = (row.dataset.status || "").replace("_", " ");
-    var wasCurrent = row.id === currentId;
-    var hadFocus = row.contains(document.activeElement) || document.activeElement === document.body;
-    var next = nextRow(row) || previousRow(row);
-    row.remove();
-    var left = rowsOf(list).length;
-    announce(error ? title + ": " + error.textContent
-                   : "“" + title + "” left this list (now " + status + "). " + left + " left.");
-    if (wasCurrent) {
-      currentId = null;
-      if (next) setCurrent(next, hadFocus); else showPreview(null);
+      before = null;
     }
+    updatePager(list, false);
+    keepQueueFocus();
   }
 
   function updatePager(list, authoritative) {
@@ -104,7 +87,12 @@
 
   document.body.addEventListener("htmx:wsAfterMessage", function (event) {
     var rows = pushedRows(event.detail && event.detail.message);
-    reconcile();
+    liveLists().forEach(function (list) {
+      if (filtered(list) && rows.some(function (r) { return list.contains(document.getElementById(r.id)); })) {
+        window.leadflow.refreshSoon(list);
+      }
+      reconcile(list);
+    });
     changed();
     rows.forEach(notifyFailure);
     var page = document.querySelector("[data-document]");
@@ -122,9 +110,9 @@
   document.body.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.matches && target.matches("[data-live-list]")) updatePager(target, true);
-    reconcile();
+    liveLists().forEach(reconcile);
   });
-  document.body.addEventListener("htmx:oobAfterSwap", function () { reconcile(); changed(); });
+  document.body.addEventListener("htmx:oobAfterSwap", function () { changed(); });
 
   // --- notices of system failures, for the people who can retry them -------------------------
   var noticed = {};
@@ -138,30 +126,21 @@
     if (noticed[key]) return;
     noticed[key] = true;
 
-    var toast = element("div", "toast", "");
-    toast.setAttribute("data-testid", "failure-toast");
+    // The notice's markup is the page's (documents/_toasts.html); the row fills it in.
+    var template = document.getElementById("failure-toast");
+    var toast = template.content.firstElementChild.cloneNode(true);
+    var title = row.dataset.title || "";
     toast.setAttribute("data-document", row.id.replace("document-", ""));
-    toast.appendChild(element("strong", "", "A document failed for a system reason"));
-    toast.appendChild(element("p", "", "“" + (row.dataset.title || "") + "” (" + code + "). The client did nothing wrong."));
-    var actions = element("div", "toast-actions", "");
-    var open = element("a", "", "Open");
-    open.href = row.dataset.href;
-    var retry = element("button", "", "Retry");
-    retry.type = "button";
+    fill(toast, "title", title);
+    fill(toast, "code", code);
+    toast.querySelector("[data-slot=open]").href = row.dataset.href;
+    var retry = toast.querySelector("[data-slot=retry]");
     retry.setAttribute("hx-post", row.dataset.href + "/retry");
-    retry.setAttribute("hx-swap", "none");
-    var dismiss = element("button", "link", "Dismiss");
-    dismiss.type = "button";
-    dismiss.addEventListener("click", function () { toast.remove(); });
-    actions.appendChild(retry);
-    actions.appendChild(open);
-    actions.appendChild(dismiss);
-    toast.appendChild(actions);
+    toast.querySelector("[data-slot=dismiss]").addEventListener("click", function () { toast.remove(); });
     retry.addEventListener("htmx:afterRequest", function (event) {
       var ok = event.detail && event.detail.successful;
-      toast.querySelector("p").textContent = ok
-        ? "Sent “" + (row.dataset.title || "") + "” through the pipeline again."
-        : "The retry was refused; open the document to see why.";
+      var said = template.getAttribute(ok ? "data-sent" : "data-refused").replace("{title}", title);
+      toast.querySelector("[data-slot=message]").textContent = said;
       retry.remove();
       if (ok) setTimeout(function () { toast.remove(); }, 6000);
     });
@@ -170,11 +149,8 @@
     while (region.children.length > MAX_TOASTS) region.lastElementChild.remove();
   }
 
-  function element(tag, className, text) {
-    var el = document.createElement(tag);
-    if (className) el.className = className;
-    if (text) el.textContent = text;
-    return el;
+  function fill(root, slot, text) {
+    root.querySelectorAll("[data-slot=" + slot + "]").forEach(function (el) { el.textContent = text; });
   }
 
   function announce(text) {
@@ -230,45 +206,33 @@
     if (!row.classList.contains("current")) setCurrent(row, document.activeElement === document.body);
   }
 
+  // The preview's markup is the page's (review/index.html: a template per kind of file).
   function showPreview(row) {
     var pane = document.getElementById("queue-preview");
     if (!pane) return;
+    var type = row ? (row.dataset.contentType || "").split(";")[0] : "";
+    var kind = !row ? "nothing" : type === "application/pdf" ? "pdf" : type.indexOf("image/") === 0 ? "image" : "other";
+    var template = document.getElementById("preview-" + kind);
+    if (!template) return;
+    var view = template.content.cloneNode(true);
+    if (row) {
+      var title = row.dataset.title || "";
+      fill(view, "title", title || "Document");
+      fill(view, "type", type || "this file");
+      view.querySelectorAll("[data-slot=href]").forEach(function (a) { a.href = row.dataset.href; });
+      view.querySelectorAll("[data-slot=file]").forEach(function (a) { a.href = row.dataset.file; });
+      var object = view.querySelector("object");
+      if (object) object.data = row.dataset.file + "#navpanes=0";
+      var img = view.querySelector("img");
+      if (img) img.src = row.dataset.file;
+      view.querySelectorAll("[aria-label], [alt]").forEach(function (el) {
+        ["aria-label", "alt"].forEach(function (name) {
+          if (el.hasAttribute(name)) el.setAttribute(name, el.getAttribute(name).replace("{title}", title || "the document"));
+        });
+      });
+    }
     pane.textContent = "";
-    if (!row) {
-      pane.appendChild(element("p", "muted", "Nothing selected."));
-      return;
-    }
-    var head = element("p", "preview-title", "");
-    var link = element("a", "", row.dataset.title || "Document");
-    link.href = row.dataset.href;
-    head.appendChild(link);
-    pane.appendChild(head);
-    var type = (row.dataset.contentType || "").split(";")[0];
-    if (type === "application/pdf") {
-      var object = document.createElement("object");
-      object.className = "preview";
-      object.type = "application/pdf";
-      object.data = row.dataset.file + "#navpanes=0";
-      object.setAttribute("aria-label", "Preview of " + (row.dataset.title || "the document"));
-      var fallback = element("p", "", "No PDF viewer here. ");
-      var open = element("a", "", "Open the PDF");
-      open.href = row.dataset.file;
-      fallback.appendChild(open);
-      object.appendChild(fallback);
-      pane.appendChild(object);
-    } else if (type.indexOf("image/") === 0) {
-      var img = document.createElement("img");
-      img.className = "preview preview-image";
-      img.src = row.dataset.file;
-      img.alt = "Scan of " + (row.dataset.title || "the document");
-      pane.appendChild(img);
-    } else {
-      var none = element("p", "muted", "No preview for " + (type || "this file") + ". ");
-      var download = element("a", "", "Download");
-      download.href = row.dataset.file;
-      none.appendChild(download);
-      pane.appendChild(none);
-    }
+    pane.appendChild(view);
   }
 
   function typing(el) {
@@ -326,7 +290,7 @@
   });
 
   function start() {
-    reconcile();
+    liveLists().forEach(reconcile);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();

@@ -1,10 +1,35 @@
-"""Dramatiq actors. `dramatiq tasks` imports this package: it sets the broker from REDIS_URL
-first, then declares the actors on it."""
-from leadflow.jobs import setup_broker
+"""Dramatiq actors, and the runtimes that consume them.
 
-broker = setup_broker()
+The actors are declared at import on a broker of their own that nothing consumes (so that
+importing them chooses nothing); a runtime binds them to its app's broker, the one
+`leadflow.bootstrap` built from that app's settings:
 
-from tasks.documents import (process_delivery, verification_retries_exhausted,  # noqa: E402
-                             verify_document)
+- the worker process: `dramatiq tasks:worker` (the dramatiq CLI calls `worker()`, then runs
+  the broker it set);
+- the embedded worker of `flask --app app leadflow serve` (`tasks.embedded`).
 
-__all__ = ["broker", "verify_document", "verification_retries_exhausted", "process_delivery"]
+Senders in LeadFlow send by actor name (`Ports.jobs`) and import none of this.
+"""
+import dramatiq
+
+from tasks.documents import ACTORS, process_delivery, verification_retries_exhausted, verify_document
+
+__all__ = ["bind", "worker", "verify_document", "verification_retries_exhausted", "process_delivery"]
+
+
+def bind(app) -> dramatiq.Broker:
+    """Declare the actors on `app`'s broker and make it this process's; returns it. Its
+    middleware runs every message in the app's context (leadflow.jobs.AppContext)."""
+    broker = app.extensions["leadflow"].jobs.broker
+    for actor in ACTORS:
+        actor.broker = broker
+        broker.declare_actor(actor)
+    dramatiq.set_broker(broker)
+    return broker
+
+
+def worker() -> None:
+    """`dramatiq tasks:worker`: each worker process's app, from the environment, with the actors
+    bound to its broker."""
+    from leadflow.factory import create_app
+    bind(create_app(listen=False))

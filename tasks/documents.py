@@ -1,14 +1,15 @@
-"""Actors for documents: thin, they parse ids and call a service."""
+"""Actors for documents: thin, they parse ids and call a service. The app context each runs in
+and the session it leaves behind are the broker's middleware's (leadflow.jobs.AppContext)."""
 import logging
 import random
 
 import dramatiq
+from dramatiq.brokers.stub import StubBroker
 
 from leadflow import jobs
 from leadflow.extensions import db
-from leadflow.jobs import CALLBACK_QUEUE, DOCUMENT_QUEUE
+from leadflow.ports import current_ports
 from leadflow.services import callbacks, pipeline
-from tasks import context
 
 log = logging.getLogger(__name__)
 # Waiting for storage or the reader to come back: the first wait is the breaker's cool-down,
@@ -19,47 +20,46 @@ MAX_SERVICE_WAIT_SECONDS = 300
 EARLY_DELIVERY_WAIT_MS = 500
 EARLY_RESENDS = 5
 
+# Until a runtime binds them to its app's broker (tasks.bind), the actors sit on this one, which
+# nothing consumes and which connects to nothing.
+UNBOUND = StubBroker()
 
-@dramatiq.actor(actor_name="verify-document", queue_name=DOCUMENT_QUEUE, max_retries=2,
-                min_backoff=1000, max_backoff=4000, throws=(pipeline.TenantMismatch,),
-                on_retry_exhausted="verification-retries-exhausted")
+
+def _actor(name: str, **options):
+    return dramatiq.actor(actor_name=name, queue_name=jobs.QUEUES[name], broker=UNBOUND, **options)
+
+
+@_actor("verify-document", max_retries=jobs.VERIFY_ATTEMPTS - 1, min_backoff=1000, max_backoff=4000,
+        throws=(pipeline.TenantMismatch,), on_retry_exhausted="verification-retries-exhausted")
 def verify_document(document_id: str, brokerage_id: int, waits: int = 0):
-    with context.app().app_context():
-        try:
-            outcome = pipeline.verify_document(str(document_id), int(brokerage_id))
-            log.info("verify-document %s: %s", document_id, outcome.value)
-            if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
-                seconds = min(max(pipeline.wait_for_services_seconds(), 1.0) * 2 ** min(int(waits), 8),
-                              MAX_SERVICE_WAIT_SECONDS) * random.uniform(1.0, 1.2)
-                jobs.send_later(verify_document, jobs.verification_key(str(document_id)), seconds * 1000,
-                                str(document_id), int(brokerage_id), int(waits) + 1)
-        finally:
-            db.session.remove()
+    ports = current_ports()
+    outcome = pipeline.verify_document(db.session, ports, str(document_id), int(brokerage_id))
+    log.info("verify-document %s: %s", document_id, outcome.value)
+    if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
+        seconds = min(max(pipeline.wait_for_services_seconds(ports), 1.0) * 2 ** min(int(waits), 8),
+                      MAX_SERVICE_WAIT_SECONDS) * random.uniform(1.0, 1.2)
+        current_ports().jobs.send("verify-document", str(document_id), int(brokerage_id), int(waits) + 1,
+                                  dedup_key=jobs.verification_key(str(document_id)), delay_ms=int(seconds * 1000))
 
 
-@dramatiq.actor(actor_name="verification-retries-exhausted", queue_name=DOCUMENT_QUEUE, max_retries=5)
+@_actor("verification-retries-exhausted", max_retries=5)
 def verification_retries_exhausted(message: dict, retry_info: dict):
     document_id, brokerage_id = message["args"][:2]
     reason = (message.get("options", {}).get("traceback") or "").strip().splitlines()[-1:] or ["unknown error"]
-    with context.app().app_context():
-        try:
-            pipeline.fail_for_good(str(document_id), int(brokerage_id), reason[0][:300])
-        finally:
-            db.session.remove()
+    pipeline.fail_for_good(db.session, current_ports(), str(document_id), int(brokerage_id), reason[0][:300])
 
 
-@dramatiq.actor(actor_name="process-delivery", queue_name=CALLBACK_QUEUE, max_retries=5,
-                min_backoff=1000, max_backoff=30000)
+@_actor("process-delivery", max_retries=jobs.DELIVERY_ATTEMPTS - 1, min_backoff=1000, max_backoff=30000)
 def process_delivery(delivery_id: str, early: int = 0):
-    with context.app().app_context():
-        try:
-            callbacks.process(str(delivery_id))
-        except callbacks.DeliveryTooEarly as exc:
-            # Expected when the service answers faster than our commit of its accepting the
-            # job: not an error. Try again shortly; the deliveries sweep is the safety net.
-            log.info("delivery %s came before its submission committed (%s); trying again", delivery_id, exc)
-            if early < EARLY_RESENDS:
-                jobs.send_later_plain(process_delivery, EARLY_DELIVERY_WAIT_MS * 2 ** early,
-                                      str(delivery_id), early + 1)
-        finally:
-            db.session.remove()
+    try:
+        callbacks.process(db.session, current_ports(), str(delivery_id))
+    except callbacks.DeliveryTooEarly as exc:
+        # Expected when the service answers faster than our commit of its accepting the
+        # job: not an error. Try again shortly; the deliveries sweep is the safety net.
+        log.info("delivery %s came before its submission committed (%s); trying again", delivery_id, exc)
+        if early < EARLY_RESENDS:
+            current_ports().jobs.send("process-delivery", str(delivery_id), early + 1,
+                                      delay_ms=EARLY_DELIVERY_WAIT_MS * 2 ** early)
+
+
+ACTORS = (verify_document, verification_retries_exhausted, process_delivery)

@@ -33,8 +33,7 @@ def build(app, blocking: bool = False):
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    import tasks  # noqa: F401  (the broker and actors, so sweeps can enqueue)
-    from leadflow.factory import create_app
+    from leadflow.factory import create_app  # its ports send the sweeps' jobs by actor name
     app = create_app(listen=False)
     log.info("scheduler running every %s ms", app.config["RECONCILIATION_INTERVAL_MS"])
     build(app, blocking=True).start()

@@ -1,4 +1,4 @@
-"""The distributed mode, as separate processes: gunicorn web, `dramatiq tasks` worker, the
+"""The distributed mode, as separate processes: gunicorn web, `dramatiq tasks:worker` worker, the
 extractor (`python -m leadflow.extractor`), on PostgreSQL, Redis and S3 (moto's server)."""
 import base64
 import os
@@ -42,7 +42,7 @@ class Stack:
         os.killpg(self.processes[name].pid, signum)
 
     def start_worker(self, name="worker", env=None):
-        self.start(name, [str(BIN / "dramatiq"), "tasks", "--processes", "1", "--threads", "2"], env=env)
+        self.start(name, [str(BIN / "dramatiq"), "tasks:worker", "--processes", "1", "--threads", "2"], env=env)
 
     def flask(self, *args, env=None) -> str:
         result = subprocess.run([str(BIN / "flask"), "--app", "app", *args], cwd=ROOT,

@@ -366,7 +366,7 @@ def test_a_pending_document_whose_message_died_with_its_worker_is_taken_over_by_
     from leadflow import jobs
     document_id = _upload_without_enqueue(world, app)
     # A worker took the message (and so its dedup key) and was killed before running it.
-    assert jobs.dedup().acquire(jobs.verification_key(document_id))
+    assert app.extensions["leadflow"].jobs.dedup.acquire(jobs.verification_key(document_id))
     with app.app_context():
         clock.shift(timedelta(minutes=6))
         assert sweeps.run("pending") == 0, "within twice the threshold the key still counts as a live message"

@@ -36,8 +36,7 @@ def model_world(tmp_path_factory):
 def _build(url, instance, mp) -> harness.World:
     from flask_migrate import upgrade
 
-    import tasks
-    from leadflow import outbox
+    from leadflow import jobs, outbox
     from leadflow.billing import service as billing
     from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
     from leadflow.extensions import db
@@ -64,20 +63,11 @@ def _build(url, instance, mp) -> harness.World:
         upgrade()
 
     extraction, queue, bus = harness.ExtractionDouble(), harness.WorkQueue(), harness.RecordingBus()
-    adapters = app.extensions["leadflow"]
-    adapters.extraction = extraction
-    adapters.bus = bus
-
-    # The broker's edge: a message lands in the model's queue instead of Redis or the StubBroker
-    # (a live app's worker may be running in this process; it must never see the model's work).
-    def send_verify(*, args=(), kwargs=None, delay=None, **options):
-        queue.put(harness.Message(tasks.verify_document.actor_name, tuple(args), options.get("dedup_key")))
-
-    def send_delivery(*args, **kwargs):
-        queue.put(harness.Message(tasks.process_delivery.actor_name, tuple(args)))
-
-    mp.setattr(tasks.verify_document, "send_with_options", send_verify)
-    mp.setattr(tasks.process_delivery, "send", send_delivery)
+    ports = app.extensions["leadflow"]
+    ports.extraction = extraction
+    ports.bus = bus
+    # The real job sender (dedup keys and all) over the model's queue.
+    ports.jobs = jobs.BrokerJobSender(harness.QueueBroker(queue), ports.jobs.dedup)
 
     with app.app_context():
         brokerage, other = Brokerage(name="Model Hypotheken"), Brokerage(name="Other Baufinanz")

@@ -137,10 +137,23 @@ class Message:
     actor: str                      # verify-document | process-delivery | verification-retries-exhausted
     args: tuple
     dedup_key: str | None = None
-    attempt: int = 1                # verify-document: max_retries=2, so 3 attempts
+    attempt: int = 1                # up to leadflow.jobs.VERIFY_ATTEMPTS for verify-document
 
     def __repr__(self) -> str:
         return f"{self.actor}{self.args!r}#{self.attempt}"
+
+
+class QueueBroker:
+    """The broker's edge for the model: what the app's job sender enqueues lands in the model's
+    queue instead of Redis or a StubBroker (a live app's worker may run in this process; it must
+    never see the model's work). Delays are the model's to play out."""
+
+    def __init__(self, queue: "WorkQueue"):
+        self.queue = queue
+
+    def enqueue(self, message, *, delay=None):
+        self.queue.put(Message(message.actor_name, tuple(message.args), message.options.get("dedup_key")))
+        return message
 
 
 @dataclass

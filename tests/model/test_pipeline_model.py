@@ -72,8 +72,8 @@ FORGED_SECRET = "whsec_QUJDREVGR0hJSktMTU5PUFFSU1RVVldY"
 MAX_DOCUMENTS = 4           # per example: enough for interleavings, few enough to stay fast
 INITIAL_CREDITS = 2         # pages; small, so that waiting for credits happens too
 TOP_UP = 6
-VERIFY_ATTEMPTS = 3         # tasks.documents.verify_document: max_retries=2
-PROCESS_ATTEMPTS = 6        # tasks.documents.process_delivery: max_retries=5
+VERIFY_ATTEMPTS = jobs.VERIFY_ATTEMPTS      # tasks.documents.verify_document's runs
+PROCESS_ATTEMPTS = jobs.DELIVERY_ATTEMPTS   # tasks.documents.process_delivery's runs
 SETTLED_STATES = {s.value for s in SETTLED}
 
 EXAMPLES = int(os.environ.get("LEADFLOW_MODEL_EXAMPLES") or 80)
@@ -662,7 +662,7 @@ class PipelineModel(RuleBasedStateMachine):
     def _release(self, message: Message) -> None:
         # ReleaseDedupKey: the key goes when the message ends or fails for good.
         if message.dedup_key:
-            jobs.dedup().release(message.dedup_key)
+            self.world.app.extensions["leadflow"].jobs.dedup.release(message.dedup_key)
 
     def _drain(self) -> None:
         for _ in range(500):

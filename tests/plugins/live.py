@@ -49,8 +49,7 @@ class Live:
     def drain(self, timeout: float = 20.0) -> None:
         """Wait until the extractor has sent every callback, every queue is empty and the
         worker idle: nothing of this test can land in the next one."""
-        import tasks
-        broker, worker = tasks.broker, self.started["worker"]
+        broker, worker = self.app.extensions["leadflow"].jobs.broker, self.started["worker"]
         extractor = self.started["extractor"].service
         deadline = time.monotonic() + timeout
         while True:
@@ -73,7 +72,7 @@ def live(pg_url, tmp_path_factory):
     from werkzeug.serving import make_server
 
     from leadflow.factory import create_app
-    from leadflow.runtime import start_embedded, stop_embedded
+    from tasks.embedded import start_embedded, stop_embedded
 
     port = free_port()
     app = create_app({
