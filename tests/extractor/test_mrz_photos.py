@@ -18,7 +18,9 @@ class _Person:
     given, family = "Olena", "Kovalenko"
 
 
-HOLDER = Holder(_Person(), "UKR", date(1988, 4, 9), "F", "T7GX51KW3", date(2031, 6, 30), date(2021, 7, 1))
+# The number avoids 1/L and 6/G: those pairs differ by 10 in ICAO values, so no check digit tells
+# them apart, and a test of turning must not hinge on a font's look-alikes.
+HOLDER = Holder(_Person(), "UKR", date(1988, 4, 9), "F", "T7HX52KW3", date(2031, 6, 30), date(2021, 7, 1))
 CARD_ZONE = td1("AR", "D", HOLDER)
 PASSPORT_ZONE = td3("P", "UKR", HOLDER)
 
@@ -57,14 +59,14 @@ def test_the_generated_zones_pass_their_own_check_digits():
 def test_a_card_photographed_turned_yields_its_zone(turn):
     fields = parse_fields(read_document(card_photo(CARD_ZONE, 1000, turn)).text)
     assert fields["mrz_valid"] is True
-    assert (fields["document_code"], fields["issuing_country"], fields["document_number"]) == ("AR", "D", "T7GX51KW3")
+    assert (fields["document_code"], fields["issuing_country"], fields["document_number"]) == ("AR", "D", "T7HX52KW3")
     assert (fields["surname"], fields["given_names"], fields["expiry_date"]) == ("KOVALENKO", "OLENA", "2031-06-30")
 
 
 @requires_tesseract
 def test_a_small_card_a_few_degrees_off_level_is_enlarged_and_levelled():
     fields = parse_fields(read_document(card_photo(CARD_ZONE, 330, 6)).text)
-    assert fields["mrz_valid"] is True and fields["document_number"] == "T7GX51KW3"
+    assert fields["mrz_valid"] is True and fields["document_number"] == "T7HX52KW3"
 
 
 @requires_tesseract
