@@ -1,4 +1,6 @@
-"""The tables. Status columns are written only by leadflow.services.transitions."""
+"""The tables. A document's and an extraction job's status are written only by
+leadflow.services.transitions, each as an update guarded by the status it expects (zero rows:
+someone else moved it first); a credit reservation's only by leadflow.billing.service, the same way."""
 import uuid
 from datetime import datetime
 
@@ -8,7 +10,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from leadflow import clock
 from leadflow.domain.audience import Role, Viewer
-from leadflow.domain.lifecycle import Status
+from leadflow.domain.lifecycle import JobStatus, Status
 from leadflow.extensions import db
 
 
@@ -172,7 +174,7 @@ class ExtractionJob(db.Model):
     document_id = db.Column(db.String(32), db.ForeignKey("documents.id"), nullable=False, index=True)
     brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False)
     mode = db.Column(db.String(20), nullable=False)   # first | reprocess | customise
-    status = db.Column(db.String(20), nullable=False, default="created")
+    status = db.Column(db.String(20), nullable=False, default=JobStatus.CREATED.value)   # lifecycle.JobStatus
     output_spec = db.Column(db.JSON)
     # A reprocess or customisation starts from a finished document: the status to return to
     # when it fails (or, for a customisation, when it completes: the verdict stands).

@@ -6,9 +6,9 @@ Both answer with queries scoped by brokerage, so another tenant's row is simply 
 import logging
 
 from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
 
 from leadflow.domain.audience import DocumentFacts, Role, STAFF_ROLES, Viewer
-from leadflow.extensions import db
 from leadflow.models import Document, DocumentShare, WorkspaceMember
 
 security_log = logging.getLogger("leadflow.security")
@@ -29,9 +29,9 @@ def visible_documents(viewer: Viewer):
                            Document.workspace_id.in_(workspaces)))
 
 
-def document_for_viewer(viewer: Viewer, document_id: str) -> Document | None:
+def document_for_viewer(session: Session, viewer: Viewer, document_id: str) -> Document | None:
     """The document if the viewer may see it, else None (the caller answers 404)."""
-    return db.session.scalar(visible_documents(viewer).where(Document.id == document_id))
+    return session.scalar(visible_documents(viewer).where(Document.id == document_id))
 
 
 def in_brokerage(model, brokerage_id: int):
@@ -39,13 +39,13 @@ def in_brokerage(model, brokerage_id: int):
     return select(model).where(model.brokerage_id == brokerage_id)
 
 
-def document_in_brokerage(document_id: str, brokerage_id: int) -> Document | None:
-    return db.session.scalar(in_brokerage(Document, brokerage_id).where(Document.id == document_id))
+def document_in_brokerage(session: Session, document_id: str, brokerage_id: int) -> Document | None:
+    return session.scalar(in_brokerage(Document, brokerage_id).where(Document.id == document_id))
 
 
-def document_belongs_elsewhere(document_id: str, brokerage_id: int) -> bool:
+def document_belongs_elsewhere(session: Session, document_id: str, brokerage_id: int) -> bool:
     """True when the id exists under another brokerage: a forged or corrupted payload."""
-    owner = db.session.scalar(select(Document.brokerage_id).where(Document.id == document_id))
+    owner = session.scalar(select(Document.brokerage_id).where(Document.id == document_id))
     if owner is not None and owner != brokerage_id:
         security_log.warning("security: payload for document %s names brokerage %s, stored under %s",
                              document_id, brokerage_id, owner)
@@ -53,11 +53,11 @@ def document_belongs_elsewhere(document_id: str, brokerage_id: int) -> bool:
     return False
 
 
-def document_facts(document: Document) -> DocumentFacts:
-    members = db.session.scalars(
+def document_facts(session: Session, document: Document) -> DocumentFacts:
+    members = session.scalars(
         select(WorkspaceMember.user_id).where(WorkspaceMember.workspace_id == document.workspace_id)
     ) if document.workspace_id else []
-    shared = db.session.scalars(select(DocumentShare.user_id).where(DocumentShare.document_id == document.id))
+    shared = session.scalars(select(DocumentShare.user_id).where(DocumentShare.document_id == document.id))
     return DocumentFacts(brokerage_id=document.brokerage_id, owner_id=document.owner_id,
                          workspace_member_ids=frozenset(members), shared_with_ids=frozenset(shared))
 

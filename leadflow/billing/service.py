@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import case, func, select, update
+from sqlalchemy.orm import Session
 
 from leadflow.billing import ledger
-from leadflow.extensions import db
+from leadflow.domain.lifecycle import JobStatus
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, ExtractionJob, User, utcnow
 
 log = logging.getLogger(__name__)
@@ -28,26 +29,26 @@ class DailyAllowanceReached(ledger.LedgerError):
     """The client who owns the document has used their pages for today."""
 
 
-def wallet_state(brokerage_id: int) -> ledger.Wallet:
-    row = db.session.execute(select(CreditWallet.granted, CreditWallet.balance, CreditWallet.reserved,
+def wallet_state(session: Session, brokerage_id: int) -> ledger.Wallet:
+    row = session.execute(select(CreditWallet.granted, CreditWallet.balance, CreditWallet.reserved,
                                     CreditWallet.settled).where(CreditWallet.brokerage_id == brokerage_id)).first()
     if row is None:
         return ledger.Wallet(granted=0, balance=0, reserved=0, settled=0)
     return ledger.Wallet(granted=row.granted, balance=row.balance, reserved=row.reserved, settled=row.settled)
 
 
-def grant(brokerage_id: int, pages: int) -> ledger.Wallet:
+def grant(session: Session, brokerage_id: int, pages: int) -> ledger.Wallet:
     """Add credits; the caller commits."""
     ledger.grant(ledger.Wallet(0, 0, 0, 0), pages)  # validates the amount
-    if db.session.get(CreditWallet, brokerage_id) is None:
-        db.session.add(CreditWallet(brokerage_id=brokerage_id, granted=0, balance=0, reserved=0, settled=0))
-        db.session.flush()
-    db.session.execute(update(CreditWallet).where(CreditWallet.brokerage_id == brokerage_id).values(
+    if session.get(CreditWallet, brokerage_id) is None:
+        session.add(CreditWallet(brokerage_id=brokerage_id, granted=0, balance=0, reserved=0, settled=0))
+        session.flush()
+    session.execute(update(CreditWallet).where(CreditWallet.brokerage_id == brokerage_id).values(
         granted=CreditWallet.granted + pages, balance=CreditWallet.balance + pages))
-    return wallet_state(brokerage_id)
+    return wallet_state(session, brokerage_id)
 
 
-def reserve(brokerage_id: int, job_id: str, pages: int, *, owner_id: int | None = None,
+def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, owner_id: int | None = None,
             daily_allowance: int = 0, now: datetime | None = None) -> CreditReservation:
     """Hold `pages` for a job; idempotent per job. The caller commits.
 
@@ -55,37 +56,38 @@ def reserve(brokerage_id: int, job_id: str, pages: int, *, owner_id: int | None 
     pages today would pass `daily_allowance` (0: no allowance). Two documents of one client
     reserved at the same instant may both pass the allowance check: it is fair use, bounded
     by the worker concurrency, not a ledger invariant."""
-    existing = db.session.scalar(select(CreditReservation).where(CreditReservation.job_id == job_id))
+    existing = session.scalar(select(CreditReservation).where(CreditReservation.job_id == job_id))
     if existing is not None:
         return existing
     if pages <= 0:
         raise ledger.LedgerError("a reservation must be a positive number of pages")
     now = now or utcnow()
-    if owner_id is not None and daily_allowance > 0 and _is_client(owner_id):
-        used = client_pages_today(owner_id, now)
+    if owner_id is not None and daily_allowance > 0 and _is_client(session, owner_id):
+        used = client_pages_today(session, owner_id, now)
         if used + pages > daily_allowance:
             raise DailyAllowanceReached(
                 f"client {owner_id} has had {used} of {daily_allowance} pages today; {pages} more asked")
-    moved = db.session.execute(
+    moved = session.execute(
         update(CreditWallet)
         .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= pages)
         .values(balance=CreditWallet.balance - pages, reserved=CreditWallet.reserved + pages)
     ).rowcount
     if moved != 1:
-        raise ledger.InsufficientCredits(f"{pages} pages needed, {wallet_state(brokerage_id).balance} available")
+        raise ledger.InsufficientCredits(
+            f"{pages} pages needed, {wallet_state(session, brokerage_id).balance} available")
     reservation = CreditReservation(brokerage_id=brokerage_id, job_id=job_id, pages=pages, status="open",
                                     created_at=now, expires_at=now + RESERVATION_LIFETIME)
-    db.session.add(reservation)
+    session.add(reservation)
     return reservation
 
 
-def settle(job_id: str, pages_used: int) -> ledger.Settlement | None:
+def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement | None:
     """Charge the pages the service reported, at most once; None when there is nothing to settle.
 
     Raises ReservationClosed for an expired reservation. The caller commits."""
     if pages_used < 0:
         raise ledger.LedgerError("used pages cannot be negative")
-    reservation = _open_reservation(job_id)
+    reservation = _open_reservation(session, job_id)
     if reservation is None:
         return None
     now = utcnow()
@@ -96,49 +98,71 @@ def settle(job_id: str, pages_used: int) -> ledger.Settlement | None:
     # Claim the reservation first: of two racing settlements exactly one sees it open, and
     # from here to commit this transaction holds the row (PostgreSQL) or the database
     # (SQLite), so the wallet below cannot change under it.
-    if not _close(reservation.id, "settled", pages_charged=within, closed_at=now):
+    if not _close(session, reservation.id, "settled", pages_charged=within, closed_at=now):
         return None
-    _move(brokerage_id, reserved=-reserved, balance=reserved - within, settled=within)
+    _move(session, brokerage_id, reserved=-reserved, balance=reserved - within, settled=within)
     extra = pages_used - within
     extra_charged = 0
     if extra:
         # More pages than reserved: charge what the balance still covers, record the rest.
-        extra_charged = min(extra, wallet_state(brokerage_id).balance)
-        if extra_charged and not _charge_from_balance(brokerage_id, extra_charged):
+        extra_charged = min(extra, wallet_state(session, brokerage_id).balance)
+        if extra_charged and not _charge_from_balance(session, brokerage_id, extra_charged):
             extra_charged = 0
     result = ledger.Settlement(charged=within + extra_charged, returned=reserved - within,
                                overage=extra - extra_charged)
     if extra:
-        db.session.execute(update(CreditReservation).where(CreditReservation.id == reservation.id).values(
+        session.execute(update(CreditReservation).where(CreditReservation.id == reservation.id).values(
             pages_charged=result.charged, overage=result.overage))
     if result.overage:
         log.warning("job %s used %s pages more than could be charged", job_id, result.overage)
     return result
 
 
-def release(job_id: str) -> bool:
+def release(session: Session, job_id: str) -> bool:
     """Give a job's reserved pages back; False when nothing was open. The caller commits."""
-    reservation = _open_reservation(job_id)
+    reservation = _open_reservation(session, job_id)
     if reservation is None:
         return False
-    if not _close(reservation.id, "released", pages_charged=0, closed_at=utcnow()):
+    if not _close(session, reservation.id, "released", pages_charged=0, closed_at=utcnow()):
         return False
-    _move(reservation.brokerage_id, reserved=-reservation.pages, balance=reservation.pages, settled=0)
+    _move(session, reservation.brokerage_id, reserved=-reservation.pages, balance=reservation.pages, settled=0)
     return True
 
 
-def check_all(brokerage_id: int | None = None) -> dict[int, list[str]]:
+def close_for_job(session: Session, job_id: str, now: datetime) -> bool:
+    """Close a job's open reservation: settle it for the pages a completed job reported, release
+    it for a failed job or once the reservation outlived its time. Commits; False when nothing
+    was open, or the ledger refused (logged; the discrepancy stays visible to the check)."""
+    row = session.execute(select(ExtractionJob.status, ExtractionJob.pages_reported, CreditReservation.expires_at)
+                          .join(CreditReservation, CreditReservation.job_id == ExtractionJob.id)
+                          .where(ExtractionJob.id == job_id, CreditReservation.status == "open")).first()
+    if row is None:
+        return False
+    try:
+        if row.status == JobStatus.COMPLETED and row.expires_at > now:
+            closed = settle(session, job_id, row.pages_reported or 0) is not None
+        else:
+            closed = release(session, job_id)
+        session.commit()
+        return closed
+    except ledger.LedgerError:
+        session.rollback()
+        log.exception("could not close the reservation of job %s", job_id)
+        return False
+
+
+def check_all(session: Session, brokerage_id: int | None = None) -> dict[int, list[str]]:
     """Ledger discrepancies per brokerage (of one, when given); empty when every wallet
     balances. `ledger-check`, the review queue and the credits page's tick all ask this."""
-    return _discrepancies(brokerage_id)
+    return _discrepancies(session, brokerage_id)
 
 
-def client_pages_today(owner_id: int, now: datetime) -> int:
+def client_pages_today(session: Session, owner_id: int, now: datetime) -> int:
     """Pages held or charged today (UTC) for first readings of documents the user owns: an
     open reservation counts in full, a settled one at what it charged, a released one (our
     failure, not the client's use) not at all."""
     start = _day_start(now)
-    return int(db.session.scalar(
+    return int(session.scalar(
         select(func.coalesce(func.sum(_pages_used()), 0))
         .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
         .join(Document, Document.id == ExtractionJob.document_id)
@@ -146,7 +170,8 @@ def client_pages_today(owner_id: int, now: datetime) -> int:
                CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))) or 0)
 
 
-def clients_at_allowance(brokerage_id: int, daily_allowance: int, now: datetime) -> list[tuple[User, int]]:
+def clients_at_allowance(session: Session, brokerage_id: int, daily_allowance: int,
+                         now: datetime) -> list[tuple[User, int]]:
     """The brokerage's clients who reached today's page allowance, with their pages today:
     those whose pages reach it, and those with a document waiting for tomorrow because it
     did not fit (95 of 100 pages used, then a 10-page PDF)."""
@@ -154,13 +179,13 @@ def clients_at_allowance(brokerage_id: int, daily_allowance: int, now: datetime)
         return []
     start = _day_start(now)
     today = (CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
-    used = dict(db.session.execute(
+    used = dict(session.execute(
         select(Document.owner_id, func.sum(_pages_used()))
         .join(ExtractionJob, ExtractionJob.document_id == Document.id)
         .join(CreditReservation, CreditReservation.job_id == ExtractionJob.id)
         .where(Document.brokerage_id == brokerage_id, ExtractionJob.mode == "first", *today)
         .group_by(Document.owner_id)).all())
-    waiting = set(db.session.scalars(
+    waiting = set(session.scalars(
         select(Document.owner_id).distinct()
         .join(AuditEntry, AuditEntry.document_id == Document.id)
         .where(Document.brokerage_id == brokerage_id, Document.status == "PENDING",
@@ -168,25 +193,25 @@ def clients_at_allowance(brokerage_id: int, daily_allowance: int, now: datetime)
     reached = {owner for owner, pages in used.items() if int(pages or 0) >= daily_allowance} | waiting
     if not reached:
         return []
-    users = db.session.scalars(select(User).where(User.id.in_(reached), User.role == "client")
+    users = session.scalars(select(User).where(User.id.in_(reached), User.role == "client")
                                .order_by(User.name)).all()
     return [(user, int(used.get(user.id) or 0)) for user in users]
 
 
-def _discrepancies(brokerage_id: int | None) -> dict[int, list[str]]:
+def _discrepancies(session: Session, brokerage_id: int | None) -> dict[int, list[str]]:
     def scoped(query, column):
         return query if brokerage_id is None else query.where(column == brokerage_id)
 
-    open_totals = dict(db.session.execute(scoped(
+    open_totals = dict(session.execute(scoped(
         select(CreditReservation.brokerage_id, func.coalesce(func.sum(CreditReservation.pages), 0))
         .where(CreditReservation.status == "open"), CreditReservation.brokerage_id)
         .group_by(CreditReservation.brokerage_id)).all())
-    settled_totals = dict(db.session.execute(scoped(
+    settled_totals = dict(session.execute(scoped(
         select(CreditReservation.brokerage_id, func.coalesce(func.sum(CreditReservation.pages_charged), 0))
         .where(CreditReservation.status == "settled"), CreditReservation.brokerage_id)
         .group_by(CreditReservation.brokerage_id)).all())
     problems = {}
-    for row in db.session.execute(scoped(select(CreditWallet.brokerage_id, CreditWallet.granted, CreditWallet.balance,
+    for row in session.execute(scoped(select(CreditWallet.brokerage_id, CreditWallet.granted, CreditWallet.balance,
                                                 CreditWallet.reserved, CreditWallet.settled),
                                          CreditWallet.brokerage_id)).all():
         wallet = ledger.Wallet(row.granted, row.balance, row.reserved, row.settled)
@@ -199,23 +224,23 @@ def _discrepancies(brokerage_id: int | None) -> dict[int, list[str]]:
     return problems
 
 
-def _open_reservation(job_id: str) -> CreditReservation | None:
-    return db.session.scalar(select(CreditReservation).where(
+def _open_reservation(session: Session, job_id: str) -> CreditReservation | None:
+    return session.scalar(select(CreditReservation).where(
         CreditReservation.job_id == job_id, CreditReservation.status == "open"))
 
 
-def _close(reservation_id: int, state: str, **values) -> bool:
+def _close(session: Session, reservation_id: int, state: str, **values) -> bool:
     """Close an open reservation; False when someone else closed it first."""
-    return db.session.execute(
+    return session.execute(
         update(CreditReservation)
         .where(CreditReservation.id == reservation_id, CreditReservation.status == "open")
         .values(status=state, **values)).rowcount == 1
 
 
-def _move(brokerage_id: int, *, reserved: int, balance: int, settled: int) -> None:
+def _move(session: Session, brokerage_id: int, *, reserved: int, balance: int, settled: int) -> None:
     """Shift pages between the wallet's columns in one relative update; `reserved` is what
     leaves the open reservations (negative), and the wallet must hold it."""
-    moved = db.session.execute(
+    moved = session.execute(
         update(CreditWallet)
         .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.reserved >= -reserved)
         .values(reserved=CreditWallet.reserved + reserved, balance=CreditWallet.balance + balance,
@@ -226,15 +251,15 @@ def _move(brokerage_id: int, *, reserved: int, balance: int, settled: int) -> No
         raise ledger.LedgerError(f"wallet of brokerage {brokerage_id} holds less than {-reserved} reserved pages")
 
 
-def _charge_from_balance(brokerage_id: int, pages: int) -> bool:
-    return db.session.execute(
+def _charge_from_balance(session: Session, brokerage_id: int, pages: int) -> bool:
+    return session.execute(
         update(CreditWallet)
         .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= pages)
         .values(balance=CreditWallet.balance - pages, settled=CreditWallet.settled + pages)).rowcount == 1
 
 
-def _is_client(user_id: int) -> bool:
-    return db.session.scalar(select(User.role).where(User.id == user_id)) == "client"
+def _is_client(session: Session, user_id: int) -> bool:
+    return session.scalar(select(User.role).where(User.id == user_id)) == "client"
 
 
 def _day_start(now: datetime) -> datetime:

@@ -69,6 +69,36 @@ def is_terminal(status: str) -> bool:
     return Status(status) in TERMINAL
 
 
+class JobStatus(StrEnum):
+    """An extraction job's states; `leadflow.services.transitions` is their only writer."""
+    CREATED = "created"
+    """Recorded, not yet handed to the service. With a `deadline_at` it is a scheduled system
+    retry, due at that time."""
+    ACCEPTED = "accepted"
+    """The service took it; it carries the deadline by which it must answer."""
+    COMPLETED = "completed"
+    """Its result was applied; its reservation is settled for the pages used."""
+    FAILED = "failed"
+    """Given up (the service failed it, the deadline passed, or the document moved on); its
+    reservation is released."""
+
+
+JOB_FINISHED = frozenset({JobStatus.COMPLETED, JobStatus.FAILED})
+
+JOB_EDGES = frozenset({
+    (JobStatus.CREATED, JobStatus.ACCEPTED),    # the service accepted the submission
+    (JobStatus.CREATED, JobStatus.FAILED),      # never submitted: superseded, or its retries spent
+    (JobStatus.ACCEPTED, JobStatus.COMPLETED),  # its result was applied
+    (JobStatus.ACCEPTED, JobStatus.FAILED),     # the service failed it, or its deadline passed
+})
+
+
+def check_job(source: JobStatus, target: JobStatus) -> None:
+    """Raise IllegalTransition unless `source -> target` is an edge of a job's life."""
+    if (JobStatus(source), JobStatus(target)) not in JOB_EDGES:
+        raise IllegalTransition(f"job {source} -> {target} is not an edge of an extraction job's life")
+
+
 class RejectionCode(StrEnum):
     """Why a document is REJECTED; the SYSTEM_ codes are failures of ours, never a client's
     rejection: they mark a document handed to a person (ACTION_REQUIRED) that an admin may retry."""

@@ -3,27 +3,33 @@
 Receipt is cheap and durable: verify the signature, insert the delivery under its
 `webhook-id` (unique), enqueue its processing after commit. Processing decides what the
 delivery means from our own job record (its mode, whether it is still the document's
-current job), never from what the sender claims.
+current job), never from what the sender claims. A job past its deadline is asked about
+(`recover_overdue`): its answer is recorded and applied like a delivery.
 """
 import json
 import logging
+from datetime import timedelta
 
-from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from leadflow import clock, metrics, outbox, scoping
-from leadflow.domain.events import DeliveryReceived, ReservationDue
-from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow import metrics, outbox, scoping
+from leadflow.billing import service as billing
+from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
+from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Applicant, Extraction, Note, verify
-from leadflow.extensions import db
 from leadflow.extraction import webhooks
-from leadflow.models import (CallbackDelivery, DocumentVersion, ExtractionJob, StatusLogEntry, User,
-                             utcnow)
+from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
+from leadflow.models import CallbackDelivery, Document, DocumentVersion, ExtractionJob, StatusLogEntry, User, utcnow
+from leadflow.ports import Ports
 from leadflow.services import pipeline, transitions
-from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
+# The actor that runs `process` (tasks/documents.py), named so the sender need not import it.
+PROCESS_ACTOR = "process-delivery"
+# A job the service says it is still working on gets up to this many deadlines in all.
+BUSY_DEADLINES = 6
 
 CAUSE_BY_MODE = {"first": "generated", "reprocess": "reprocessed", "customise": "customised"}
 # The service's failure codes that are about the file, not the system: a better upload fixes them.
@@ -43,9 +49,9 @@ class Receipt:
         self.duplicate = duplicate
 
 
-def receive(headers, body: bytes) -> Receipt:
+def receive(session: Session, ports: Ports, headers, body: bytes) -> Receipt:
     """Verify, record and enqueue one delivery. Raises WebhookVerificationError or ValueError."""
-    config = current_app.config
+    config = ports.settings
     secrets = [config["EXTRACTION_WEBHOOK_SECRET"], *config["EXTRACTION_WEBHOOK_PREVIOUS_SECRETS"]]
     delivery_id = webhooks.verify(secrets, headers, body)
     try:
@@ -55,22 +61,27 @@ def receive(headers, body: bytes) -> Receipt:
     if not isinstance(payload, dict):
         raise ValueError("callback body is not a JSON object")
     job_id = str(payload.get("job_id") or "")[:64] or None
-    db.session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
-                                    payload=payload))
+    session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
+                                 payload=payload))
     try:
-        db.session.flush()
+        session.flush()
     except IntegrityError:
         # The webhook-id is recorded already (a replay, or the same delivery at the same moment):
         # the unique key, not a prior read, decides, so a replay costs one failed insert.
-        outbox.rollback()
+        outbox.rollback(session)
         return Receipt(delivery_id, duplicate=True)
-    _write_status_log(delivery_id, job_id, payload)
-    outbox.record(DeliveryReceived(delivery_id))
-    outbox.commit()
+    _write_status_log(session, delivery_id, job_id, payload)
+    outbox.record(session, DeliveryReceived(delivery_id))
+    outbox.commit(session)
     return Receipt(delivery_id, duplicate=False)
 
 
-def record_polled(job_id: str, answer: dict) -> str:
+def enqueue_processing(ports: Ports, delivery_id: str) -> bool:
+    """Send a recorded delivery to be processed; processing is idempotent, so no dedup key."""
+    return ports.jobs.send(PROCESS_ACTOR, delivery_id)
+
+
+def record_polled(session: Session, job_id: str, answer: dict) -> str:
     """Record the service's answer to `GET /jobs/<id>` (the deadline sweep asked) as a delivery,
     with its status log row, exactly as a callback is recorded; returns the delivery id.
 
@@ -80,35 +91,35 @@ def record_polled(job_id: str, answer: dict) -> str:
     payload = {k: answer[k] for k in ("type", "job_id", "data") if k in answer}
     for n in range(1, 100):
         delivery_id = f"poll-{job_id}-{n}"
-        earlier = db.session.get(CallbackDelivery, delivery_id)
+        earlier = session.get(CallbackDelivery, delivery_id)
         if earlier is not None:
             if earlier.processed_at is None:
                 return delivery_id  # recorded by an earlier poll that did not get to process it
             continue
-        db.session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
-                                        payload=payload))
+        session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
+                                     payload=payload))
         try:
-            db.session.flush()
+            session.flush()
         except IntegrityError:
-            outbox.rollback()  # another sweep recorded the same poll this instant
+            outbox.rollback(session)  # another sweep recorded the same poll this instant
             return delivery_id
-        _write_status_log(delivery_id, job_id, payload)
-        outbox.commit()
+        _write_status_log(session, delivery_id, job_id, payload)
+        outbox.commit(session)
         return delivery_id
     raise RuntimeError(f"job {job_id} was polled too often")
 
 
-def process(delivery_id: str) -> str:
+def process(session: Session, ports: Ports, delivery_id: str) -> str:
     """Apply a recorded delivery; returns what happened. Safe to run any number of times."""
-    delivery = db.session.get(CallbackDelivery, delivery_id)
+    delivery = session.get(CallbackDelivery, delivery_id)
     if delivery is None:
         return "unknown delivery"
     if delivery.processed_at is not None:
         return f"already processed: {delivery.outcome}"
     try:
-        outcome = _apply(delivery)
+        outcome = _apply(session, ports, delivery)
         if outcome.startswith("applied"):
-            outbox.commit()
+            outbox.commit(session)
             log.info("delivery %s: %s", delivery_id, outcome)
             metrics.callback_processed(outcome)
             return outcome
@@ -116,27 +127,91 @@ def process(delivery_id: str) -> str:
         # Another delivery of the same job stored its versions first (unique per job and
         # part): this one has nothing left to add.
         outcome = "ignored: the job's result was already stored"
-    outbox.rollback()
-    _mark(delivery_id, outcome)
-    outbox.commit()
+    outbox.rollback(session)
+    _mark(session, delivery_id, outcome)
+    outbox.commit(session)
     log.info("delivery %s: %s", delivery_id, outcome)
     metrics.callback_processed(outcome)
     return outcome
 
 
-def _apply(delivery: CallbackDelivery) -> str:
+def recover_overdue(session: Session, ports: Ports, document_id: str, job_id: str) -> str:
+    """A job passed its deadline: ask the service first and apply its answer as a delivery;
+    else give the job more time (the service is busy with it), or give it up and submit again,
+    or, its attempts spent, treat it as a failure of ours. Returns what was done."""
+    try:
+        answer = ports.extraction.job(job_id)
+    except ServiceDown as exc:
+        # The service is known to be down: whether the job is lost cannot be told now, and
+        # giving it up would spend an attempt on our outage. The next run asks again.
+        log.info("overdue job %s waits for the extraction service: %s", job_id, exc)
+        return "waiting for the service"
+    except ExtractionUnavailable as exc:
+        log.warning("could not ask about overdue job %s: %s", job_id, exc)
+        answer = None
+    if answer and answer.get("status") in JOB_FINISHED and answer.get("type"):
+        return process(session, ports, record_polled(session, job_id, answer))
+    deadline = timedelta(seconds=ports.settings["EXTRACTION_DEADLINE_SECONDS"])
+    now = ports.clock.now()
+    if answer and answer.get("status") in ("queued", "running") and _still_patient(session, job_id, now, deadline):
+        # The service has the job and is working through its queue (busy, not lost): giving it
+        # up and submitting again would only add to that queue. Another deadline, within reason.
+        session.execute(update(ExtractionJob).where(
+            ExtractionJob.id == job_id, ExtractionJob.status == JobStatus.ACCEPTED.value).values(
+            deadline_at=now + deadline))
+        session.commit()
+        log.info("overdue job %s is %s at the service; its deadline is extended", job_id, answer["status"])
+        return "deadline extended"
+
+    document = session.get(Document, document_id)
+    job = session.get(ExtractionJob, job_id)
+    earlier = session.scalar(select(func.count(ExtractionJob.id)).where(
+        ExtractionJob.document_id == document_id, ExtractionJob.mode == job.mode))
+    if not transitions.finish(session, job_id, JobStatus.FAILED, expected=JobStatus.ACCEPTED,
+                              last_error="deadline passed"):
+        # Its callback won the race meanwhile: the job is finished and its settlement is on the way.
+        outbox.rollback(session)
+        return "finished meanwhile"
+    billing.release(session, job_id)
+    if job.mode != "first" and job.resume_status:
+        transitions.apply(session, document_id, Status.EXTRACTING, Status(job.resume_status),
+                          action="deadline_passed",
+                          note=f"{job.mode} job {job_id} did not report back in time; the earlier result stands")
+        done = "earlier result stands"
+    elif earlier < ports.settings["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] and job.mode == "first":
+        done = "given up"
+        if transitions.apply(session, document_id, Status.EXTRACTING, Status.PENDING, action="deadline_passed",
+                             note=f"job {job_id} did not report back in time; submitting again"):
+            outbox.record(session, VerificationRequested(document_id, document.brokerage_id))
+            done = "submitted again"
+    else:
+        # A failure of ours: tried again on the system retry schedule, then a person.
+        pipeline.system_failure(session, ports, document_id, Status.EXTRACTING,
+                                RejectionCode.SYSTEM_EXTRACTION_FAILED,
+                                f"job {job_id} did not report back in time; {earlier} jobs tried")
+        done = "system failure"
+    outbox.commit(session)
+    return done
+
+
+def _still_patient(session: Session, job_id: str, now, deadline: timedelta) -> bool:
+    accepted_at = session.scalar(select(ExtractionJob.accepted_at).where(ExtractionJob.id == job_id))
+    return accepted_at is not None and accepted_at > now - deadline * BUSY_DEADLINES
+
+
+def _apply(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
     payload = delivery.payload or {}
-    job = db.session.get(ExtractionJob, delivery.job_id) if delivery.job_id else None
+    job = session.get(ExtractionJob, delivery.job_id) if delivery.job_id else None
     if job is None:
         return "ignored: unknown job"
-    document = scoping.document_in_brokerage(job.document_id, job.brokerage_id)
+    document = scoping.document_in_brokerage(session, job.document_id, job.brokerage_id)
     if document is None:
         return "ignored: document not found"
     if document.current_job_id != job.id:
         return "ignored: stale job (no longer the document's current job)"
-    if job.status in ("completed", "failed"):
+    if job.status in JOB_FINISHED:
         return f"ignored: job already {job.status}"
-    if job.status == "created":
+    if job.status == JobStatus.CREATED:
         # The service answered before our record of its accepting the job committed (a fast
         # extraction): not ours to judge yet. Raising leaves the delivery unprocessed; the
         # actor retries it, and the deliveries sweep after that.
@@ -145,13 +220,13 @@ def _apply(delivery: CallbackDelivery) -> str:
         return f"ignored: document is {document.status}"
     data = payload.get("data") or {}
     if payload.get("type") == "job.failed":
-        return _apply_failure(delivery, job, document, data.get("error") or {})
+        return _apply_failure(session, ports, delivery, job, document, data.get("error") or {})
     if payload.get("type") != "job.completed":
         return f"ignored: unknown type {payload.get('type')!r}"
-    return _apply_result(delivery, job, document, data)
+    return _apply_result(session, ports, delivery, job, document, data)
 
 
-def _apply_result(delivery, job, document, data) -> str:
+def _apply_result(session: Session, ports: Ports, delivery, job, document, data) -> str:
     content = data.get("content") if isinstance(data.get("content"), dict) else {}
     schema = data.get("schema") if isinstance(data.get("schema"), dict) else {}
     pages = _int(data.get("pages"), document.page_count or 1)
@@ -163,12 +238,14 @@ def _apply_result(delivery, job, document, data) -> str:
     keys = {}
     for part, body in (("content", content), ("schema", schema)):
         keys[part] = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/{job.id}.json"
-        adapters().storage.put(keys[part], json.dumps(body, ensure_ascii=False).encode(), "application/json")
+        ports.storage.put(keys[part], json.dumps(body, ensure_ascii=False).encode(), "application/json")
 
+    if not transitions.finish(session, job.id, JobStatus.COMPLETED, last_error=None, pages_reported=pages):
+        return "ignored: job finished meanwhile"
     if job.mode == "customise":
         # A new shape of the same data: the verdict stands, the document goes back where it was.
         target = Status(job.resume_status or Status.VERIFIED)
-        moved = transitions.apply(document.id, Status.EXTRACTING, target, action="extraction_completed",
+        moved = transitions.apply(session, document.id, Status.EXTRACTING, target, action="extraction_completed",
                                   note=f"job {job.id}: customised output, {pages} pages")
     else:
         declared = document.kind
@@ -176,12 +253,12 @@ def _apply_result(delivery, job, document, data) -> str:
         if decided:
             # A person decided the type: it stands, whatever the client declared.
             document_type, confidence, declared = decided, 1.0, None
-        owner = db.session.get(User, document.owner_id)
+        owner = session.get(User, document.owner_id)
         verdict = verify(Extraction(document_type, confidence, content, pages), declared,
-                         Applicant(name=owner.name if owner else None), clock.now().date())
+                         Applicant(name=owner.name if owner else None), ports.clock.now().date())
         target = verdict.status
         moved = transitions.apply(
-            document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
+            session, document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
             note=f"job {job.id}: {document_type} ({confidence:.2f}), {pages} pages",
             document_type=document_type, confidence=confidence, page_count=pages,
             verification_notes=verdict.notes_as_dicts(),
@@ -189,18 +266,17 @@ def _apply_result(delivery, job, document, data) -> str:
     if not moved:
         return "ignored: document moved on meanwhile"
     for part in ("content", "schema"):
-        previous = _latest_version(document.id, part)
-        db.session.add(DocumentVersion(
+        previous = _latest_version(session, document.id, part)
+        session.add(DocumentVersion(
             document_id=document.id, part=part, number=(previous.number + 1) if previous else 1,
             cause=cause if previous else "generated", actor_id=job.requested_by_id, job_id=job.id,
             replaces_id=previous.id if previous else None, storage_key=keys[part]))
-    _finish_job(job.id, "completed", pages=pages)
-    _mark(delivery.id, f"applied: {target}")
-    outbox.record(ReservationDue(job_id=job.id, pages=pages))
+    _mark(session, delivery.id, f"applied: {target}")
+    outbox.record(session, ReservationDue(job_id=job.id, pages=pages))
     return f"applied: {target}"
 
 
-def _apply_failure(delivery, job, document, error) -> str:
+def _apply_failure(session: Session, ports: Ports, delivery, job, document, error) -> str:
     code = str(error.get("code") or "failed")
     message = str(error.get("message") or "extraction failed")[:300]
     if job.mode != "first" and job.resume_status:
@@ -211,14 +287,15 @@ def _apply_failure(delivery, job, document, error) -> str:
         fields = {"verification_notes": [*(document.verification_notes or []), note.as_dict()]}
     elif code not in FILE_PROBLEMS:
         # A failure of ours, not of the file: tried again on the system retry schedule.
-        _finish_job(job.id, "failed", error=f"{code}: {message}")
-        settled = pipeline.system_failure(document.id, Status.EXTRACTING, RejectionCode.SYSTEM_EXTRACTION_FAILED,
-                                          f"job {job.id}: {code}: {message}")
+        if not transitions.finish(session, job.id, JobStatus.FAILED, last_error=f"{code}: {message}"[:500]):
+            return "ignored: job finished meanwhile"
+        settled = pipeline.system_failure(session, ports, document.id, Status.EXTRACTING,
+                                          RejectionCode.SYSTEM_EXTRACTION_FAILED, f"job {job.id}: {code}: {message}")
         if settled is None:
             return "ignored: document moved on meanwhile"
         outcome = f"applied: failed ({code}), {'retry scheduled' if settled == Status.PENDING else 'a person is asked'}"
-        _mark(delivery.id, outcome)
-        outbox.record(ReservationDue(job_id=job.id, pages=None))
+        _mark(session, delivery.id, outcome)
+        outbox.record(session, ReservationDue(job_id=job.id, pages=None))
         return outcome
     else:
         rejection = FILE_PROBLEMS[code]
@@ -226,41 +303,37 @@ def _apply_failure(delivery, job, document, error) -> str:
                     "Wir konnten diese Datei nicht lesen. Bitte laden Sie ein klares PDF oder Foto des Dokuments hoch.")
         target, outcome = Status.REJECTED, f"applied: failed ({code})"
         fields = {"rejection_code": rejection.value, "verification_notes": [note.as_dict()]}
-    if not transitions.apply(document.id, Status.EXTRACTING, target, action="extraction_failed",
+    if not transitions.finish(session, job.id, JobStatus.FAILED, last_error=f"{code}: {message}"[:500]):
+        return "ignored: job finished meanwhile"
+    if not transitions.apply(session, document.id, Status.EXTRACTING, target, action="extraction_failed",
                              note=f"job {job.id}: {code}: {message}", **fields):
         return "ignored: document moved on meanwhile"
-    _finish_job(job.id, "failed", error=f"{code}: {message}")
-    _mark(delivery.id, outcome)
-    outbox.record(ReservationDue(job_id=job.id, pages=None))
+    _mark(session, delivery.id, outcome)
+    outbox.record(session, ReservationDue(job_id=job.id, pages=None))
     return outcome
 
 
-def _write_status_log(delivery_id: str, job_id: str | None, payload: dict) -> None:
+def _write_status_log(session: Session, delivery_id: str, job_id: str | None, payload: dict) -> None:
     """Keep the whole payload, in the delivery's transaction but under a savepoint: a failure
     here is logged and rolls back only the log row, never the delivery."""
     try:
-        with db.session.begin_nested():
-            document_id = db.session.scalar(select(ExtractionJob.document_id).where(ExtractionJob.id == job_id)) \
+        with session.begin_nested():
+            document_id = session.scalar(select(ExtractionJob.document_id).where(ExtractionJob.id == job_id)) \
                 if job_id else None
-            db.session.add(StatusLogEntry(document_id=document_id, job_id=job_id, delivery_id=delivery_id,
-                                          event_type=str(payload.get("type"))[:40], payload=payload))
+            session.add(StatusLogEntry(document_id=document_id, job_id=job_id, delivery_id=delivery_id,
+                                       event_type=str(payload.get("type"))[:40], payload=payload))
     except Exception:
         log.exception("could not write the status log for delivery %s", delivery_id)
 
 
-def _finish_job(job_id: str, status: str, error: str | None = None, pages: int | None = None) -> None:
-    db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id).values(
-        status=status, finished_at=utcnow(), last_error=error, pages_reported=pages))
-
-
-def _mark(delivery_id: str, outcome: str) -> None:
-    db.session.execute(update(CallbackDelivery).where(
+def _mark(session: Session, delivery_id: str, outcome: str) -> None:
+    session.execute(update(CallbackDelivery).where(
         CallbackDelivery.id == delivery_id, CallbackDelivery.processed_at.is_(None)).values(
         processed_at=utcnow(), outcome=outcome[:200]))
 
 
-def _latest_version(document_id: str, part: str) -> DocumentVersion | None:
-    return db.session.scalar(select(DocumentVersion).where(
+def _latest_version(session: Session, document_id: str, part: str) -> DocumentVersion | None:
+    return session.scalar(select(DocumentVersion).where(
         DocumentVersion.document_id == document_id, DocumentVersion.part == part)
         .order_by(DocumentVersion.number.desc()).limit(1))
 

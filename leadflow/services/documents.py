@@ -5,6 +5,7 @@ import re
 from datetime import timedelta
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from leadflow import outbox, scoping
 from leadflow.domain import filetypes
@@ -13,12 +14,11 @@ from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
 from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification import DOCUMENT_TYPES
 from leadflow.errors import Forbidden, InvalidInput, NotFound, TooLarge, Unavailable
-from leadflow.extensions import db
 from leadflow.models import (AuditEntry, Document, DocumentShare, UploadIntent, User, Workspace,
                              WorkspaceMember, new_id, utcnow)
+from leadflow.ports import Ports
 from leadflow.services import counts
 from leadflow.storage import ObjectMissing, StorageError
-from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
 UPLOAD_OFFER_SECONDS = 15 * 60
@@ -30,30 +30,31 @@ MAX_NAME_CHARS = 1000
 MAX_ID = 2 ** 31 - 1
 
 
-def upload(user: User, *, filename: str, data: bytes, title: str | None, kind: str | None,
-           workspace_id: int | None, max_bytes: int) -> Document:
+def upload(session: Session, ports: Ports, user: User, *, filename: str, data: bytes, title: str | None,
+           kind: str | None, workspace_id: int | None, max_bytes: int) -> Document:
     """Store the file, then create the PENDING record; verification is enqueued after commit."""
     filename = _name(filename, "filename", required=True)
     title = _name(title, "title")
     if not isinstance(data, bytes | bytearray):
         raise InvalidInput("Send the file's bytes.", code="file_missing")
     kind = _kind(kind)
-    workspace = _workspace_for_upload(user, workspace_id)
+    workspace = _workspace_for_upload(session, user, workspace_id)
     checked = _check_file(filename, data[:filetypes.SNIFF_BYTES], len(data), max_bytes)
     document_id = new_id()
     brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
     key = storage_key(brokerage_id, document_id, filename)
     try:
-        adapters().storage.put(key, data, checked.content_type)
+        ports.storage.put(key, data, checked.content_type)
     except Exception as exc:
         log.exception("storage write failed for an upload")
         raise Unavailable("We could not store the file just now. Nothing was saved; please try again.") from exc
-    return _create_pending(document_id, user, brokerage_id, workspace, filename, checked.content_type,
+    return _create_pending(session, document_id, user, brokerage_id, workspace, filename, checked.content_type,
                            len(data), key, title, kind, sha256=hashlib.sha256(data).hexdigest())
 
 
-def offer_direct_upload(user: User, *, filename: str, content_type: str, size: int, title: str | None,
-                        kind: str | None, workspace_id: int | None, max_bytes: int) -> tuple[UploadIntent, dict]:
+def offer_direct_upload(session: Session, ports: Ports, user: User, *, filename: str, content_type: str, size: int,
+                        title: str | None, kind: str | None, workspace_id: int | None,
+                        max_bytes: int) -> tuple[UploadIntent, dict]:
     """Reserve a document id and give the client a signed target to upload straight to storage.
 
     Every value is checked, and the signed target made, before the intent is committed: a
@@ -69,40 +70,41 @@ def offer_direct_upload(user: User, *, filename: str, content_type: str, size: i
         raise InvalidInput("This file type is not supported. Please upload a PDF, a JPEG or PNG photo, "
                            "or a bank statement as CAMT XML or MT940.", code="unsupported_type")
     kind = _kind(kind)
-    workspace = _workspace_for_upload(user, workspace_id)
+    workspace = _workspace_for_upload(session, user, workspace_id)
     brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
     intent = UploadIntent(id=new_id(), brokerage_id=brokerage_id, owner_id=user.id,
                           workspace_id=workspace.id if workspace else None, title=_title(title, filename),
                           kind=kind, filename=_clean_name(filename), content_type=content_type, size_bytes=size,
-                          expires_at=utcnow() + timedelta(seconds=UPLOAD_OFFER_SECONDS), storage_key="")
+                          expires_at=ports.clock.now() + timedelta(seconds=UPLOAD_OFFER_SECONDS), storage_key="")
     # The client writes to a key of its own; /complete moves the file to the document's key,
     # out of reach of the signed URL (which stays valid for its 15 minutes).
     intent.storage_key = upload_key(brokerage_id, intent.id, filename)
     try:
-        target = adapters().storage.upload_target(intent.storage_key, content_type, max_bytes=size,
+        target = ports.storage.upload_target(intent.storage_key, content_type, max_bytes=size,
                                                   expires_in=UPLOAD_OFFER_SECONDS)
     except StorageError as exc:
         log.warning("could not sign an upload target: %s", exc)
         raise Unavailable("We cannot take uploads just now. Nothing was saved; please try again.") from exc
-    db.session.add(intent)
-    outbox.commit()
+    session.add(intent)
+    outbox.commit(session)
     return intent, target
 
 
-def complete_direct_upload(user: User, intent_id: str, *, max_bytes: int) -> Document:
+def complete_direct_upload(session: Session, ports: Ports, user: User, intent_id: str, *,
+                           max_bytes: int) -> Document:
     """Move what arrived to the document's own key, check it (size, magic bytes), record its
     SHA-256 and create the PENDING record. From then on the upload URL reaches nothing we read."""
     if not isinstance(intent_id, str) or not re.fullmatch(r"[0-9a-f]{32}", intent_id):
         raise NotFound("No such upload.")
-    intent = db.session.scalar(scoping.in_brokerage(UploadIntent, user.brokerage_id)
+    intent = session.scalar(scoping.in_brokerage(UploadIntent, user.brokerage_id)
                                .where(UploadIntent.id == intent_id, UploadIntent.owner_id == user.id)) \
         if user.brokerage_id else None
     if intent is None:
-        existing = scoping.document_for_viewer(user.viewer, intent_id)
+        existing = scoping.document_for_viewer(session, user.viewer, intent_id)
         if existing is not None:
             return existing  # completing twice is answered with the same document
         raise NotFound("No such upload.")
-    storage = adapters().storage
+    storage = ports.storage
     final_key = storage_key(intent.brokerage_id, intent.id, intent.filename)
     limit = min(max_bytes, intent.size_bytes)
     missing = InvalidInput("The file has not arrived in storage yet. Please upload it first.", code="upload_missing")
@@ -125,40 +127,41 @@ def complete_direct_upload(user: User, intent_id: str, *, max_bytes: int) -> Doc
         raise Unavailable("We could not reach the file just now. Please try again in a moment.") from exc
     # Checked again as it now stands at its own key: that is what is read from here on.
     checked = _checked_or_deleted(storage, final_key, intent.filename, data[:filetypes.SNIFF_BYTES], len(data), limit)
-    workspace = db.session.get(Workspace, intent.workspace_id) if intent.workspace_id else None
-    document = _create_pending(intent.id, user, intent.brokerage_id, workspace, intent.filename,
+    workspace = session.get(Workspace, intent.workspace_id) if intent.workspace_id else None
+    document = _create_pending(session, intent.id, user, intent.brokerage_id, workspace, intent.filename,
                                checked.content_type, len(data), final_key, intent.title, intent.kind,
                                intent=intent, sha256=hashlib.sha256(data).hexdigest())
     return document
 
 
-def share(user: User, document_id: str, email: str) -> DocumentShare:
-    document = scoping.document_for_viewer(user.viewer, document_id)
+def share(session: Session, user: User, document_id: str, email: str) -> DocumentShare:
+    document = scoping.document_for_viewer(session, user.viewer, document_id)
     if document is None:
         raise NotFound("No such document.")
     if not may_share(user.role, user.id, document.owner_id):
         raise Forbidden("Only the document's owner or the brokerage's staff can share it.")
-    target = db.session.scalar(select(User).where(User.email == (email or "").strip().lower()))
+    target = session.scalar(select(User).where(User.email == (email or "").strip().lower()))
     # A document never leaves its brokerage (leadflow.domain.audience). Someone of another
     # brokerage gets the same answer as no one at all: sharing must not reveal who has an account.
     if target is None or (target.brokerage_id != document.brokerage_id and not target.is_platform_admin):
         raise InvalidInput("No one in this brokerage has that email address.", code="unknown_user")
-    existing = db.session.get(DocumentShare, (document.id, target.id))
+    existing = session.get(DocumentShare, (document.id, target.id))
     if existing:
         return existing
     row = DocumentShare(document_id=document.id, user_id=target.id, shared_by_id=user.id)
-    db.session.add(row)
-    db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action="shared",
+    session.add(row)
+    session.add(AuditEntry(document_id=document.id, actor_id=user.id, action="shared",
                               note=f"shared with user {target.id}"))
     # The new viewer's open pages should show it at once: announce the current status again.
-    outbox.record(DocumentStatusChanged(document.id, document.brokerage_id, document.status, document.title,
-                                        tuple(n.get("en", "") for n in document.verification_notes or [])))
-    outbox.commit()
+    outbox.record(session, DocumentStatusChanged(
+        document.id, document.brokerage_id, document.status, document.title,
+        tuple(n.get("en", "") for n in document.verification_notes or [])))
+    outbox.commit(session)
     return row
 
 
-def get_visible(user: User, document_id: str) -> Document:
-    document = scoping.document_for_viewer(user.viewer, document_id)
+def get_visible(session: Session, user: User, document_id: str) -> Document:
+    document = scoping.document_for_viewer(session, user.viewer, document_id)
     if document is None:
         raise NotFound("No such document.")
     return document
@@ -174,38 +177,38 @@ def upload_key(brokerage_id: int, intent_id: str, filename: str) -> str:
     return f"brokerages/{brokerage_id}/uploads/{intent_id}/{_clean_name(filename)}"
 
 
-def _create_pending(document_id, user, brokerage_id, workspace, filename, content_type, size, key, title, kind,
-                    intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
+def _create_pending(session: Session, document_id, user, brokerage_id, workspace, filename, content_type, size, key,
+                    title, kind, intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
     now = utcnow()
     document = Document(id=document_id, brokerage_id=brokerage_id, owner_id=user.id,
                         workspace_id=workspace.id if workspace else None, title=_title(title, filename),
                         kind=kind, status=Status.PENDING.value, filename=_clean_name(filename),
                         content_type=content_type, size_bytes=size, storage_key=key, sha256=sha256,
                         verification_notes=[], created_at=now, updated_at=now, status_changed_at=now)
-    db.session.add(document)
-    db.session.flush()  # the audit row refers to it
-    counts.bump(brokerage_id, {Status.PENDING.value: +1})
+    session.add(document)
+    session.flush()  # the audit row refers to it
+    counts.bump(session, brokerage_id, {Status.PENDING.value: +1})
     if intent is not None:
-        db.session.delete(intent)
-    db.session.add(AuditEntry(document_id=document_id, actor_id=user.id, action="uploaded",
+        session.delete(intent)
+    session.add(AuditEntry(document_id=document_id, actor_id=user.id, action="uploaded",
                               to_status=Status.PENDING.value, note=f"{document.filename}, {size} bytes",
                               created_at=now))
-    outbox.record(DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
-    outbox.record(VerificationRequested(document_id, brokerage_id))
-    outbox.commit()
+    outbox.record(session, DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
+    outbox.record(session, VerificationRequested(document_id, brokerage_id))
+    outbox.commit(session)
     return document
 
 
-def _workspace_for_upload(user: User, workspace_id) -> Workspace | None:
+def _workspace_for_upload(session: Session, user: User, workspace_id) -> Workspace | None:
     if workspace_id in (None, ""):
         if user.is_platform_admin:
             raise InvalidInput("A platform admin must name the workspace to upload into.")
         if user.role == Role.CLIENT:
             # A client with one case uploads into it without having to say so.
-            ids = list(db.session.scalars(select(WorkspaceMember.workspace_id)
+            ids = list(session.scalars(select(WorkspaceMember.workspace_id)
                                           .where(WorkspaceMember.user_id == user.id).limit(2)))
             if len(ids) == 1:
-                return db.session.get(Workspace, ids[0])
+                return session.get(Workspace, ids[0])
         return None
     if isinstance(workspace_id, str) and re.fullmatch(r"\s*\d{1,12}\s*", workspace_id):
         workspace_id = int(workspace_id)
@@ -219,7 +222,7 @@ def _workspace_for_upload(user: User, workspace_id) -> Workspace | None:
         if user.role == Role.CLIENT:
             query = query.where(Workspace.id.in_(
                 select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == user.id)))
-    workspace = db.session.scalar(query)
+    workspace = session.scalar(query)
     if workspace is None:
         raise NotFound("No such workspace.")
     return workspace

@@ -1,30 +1,31 @@
 """The worker's use cases: claim a document, check it, submit it for extraction.
 
 Each step commits before the next side effect, so a crash between two steps leaves a state
-that a sweep recognises and repairs (see leadflow.sweeps).
+that a sweep recognises and repairs (see leadflow.sweeps). Every use case is handed the
+session it works in and, where it reaches outside the database, the process's ports.
 """
 import io
 import logging
 from datetime import timedelta
 from enum import StrEnum
 
-from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 
 from leadflow import breaker, outbox, scoping
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import filetypes
-from leadflow.domain.events import ReservationDue
-from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow import jobs
+from leadflow.domain.events import ReservationDue, VerificationRequested
+from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
-from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import AuditEntry, Document, ExtractionJob, utcnow
+from leadflow.ports import Ports
 from leadflow.services import transitions
 from leadflow.storage import InvalidKey, ObjectMissing, StorageError
-from leadflow.wiring import adapters
 
 log = logging.getLogger(__name__)
 
@@ -51,53 +52,66 @@ class TransientFailure(Exception):
     """Something outside us failed in a way worth retrying (the message is retried)."""
 
 
-def verify_document(document_id: str, brokerage_id: int) -> Outcome:
+def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, take_over: bool = False) -> bool:
+    """Send the document's verification message unless one is queued or running already (its
+    dedup key); `take_over`: that message is presumed lost and the key is taken from it.
+    False when nothing was sent. Never raises: a document not sent is the pending sweep's."""
+    return ports.jobs.send(VERIFY_ACTOR, document_id, brokerage_id, dedup_key=jobs.verification_key(document_id),
+                           take_over=take_over)
+
+
+# The actor that runs `verify_document` (tasks/documents.py), named so the sender need not import it.
+VERIFY_ACTOR = "verify-document"
+
+
+def verify_document(session: Session, ports: Ports, document_id: str, brokerage_id: int) -> Outcome:
     """Claim a PENDING document, pre-check it and submit it for extraction."""
-    document = scoping.document_in_brokerage(document_id, brokerage_id)
+    document = scoping.document_in_brokerage(session, document_id, brokerage_id)
     if document is None:
-        if scoping.document_belongs_elsewhere(document_id, brokerage_id):
+        if scoping.document_belongs_elsewhere(session, document_id, brokerage_id):
             raise TenantMismatch(f"document {document_id} is not in brokerage {brokerage_id}")
         return Outcome.SKIPPED_MISSING
     if document.status in (Status.VERIFIED, Status.REJECTED, Status.ACTION_REQUIRED):
         return Outcome.SKIPPED_TERMINAL
     if document.status != Status.PENDING:
         return Outcome.SKIPPED_NOT_PENDING
-    if _retry_not_due(document):
+    if _retry_not_due(session, ports, document):
         # A copy of its message, or a sweep that enqueued a brokerage's PENDING documents:
         # its automatic retry has a time, and that is when the retries sweep sends it.
         return Outcome.NOT_DUE
-    if known_down():
+    if known_down(ports):
         # Storage or the reader is known to be down: claiming would only spend an attempt on
         # our outage. The caller sends the message again later; the document stays PENDING.
         return Outcome.WAITING_FOR_SERVICE
-    if not transitions.apply(document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
-        outbox.rollback()
+    if not transitions.apply(session, document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
+        outbox.rollback(session)
         return Outcome.SKIPPED_NOT_PENDING
-    outbox.commit()
+    outbox.commit(session)
+    storage_breaker = breaker.for_ports(ports, "storage")
     try:
-        problem, pages = precheck(document)
+        problem, pages = precheck(ports, document)
         if problem is not None:
             code, note = problem
-            transitions.apply(document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
+            transitions.apply(session, document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
                               note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
-            outbox.commit()
+            outbox.commit(session)
             return Outcome.REJECTED
-        breaker.for_app("storage").succeeded()
-        return submit(document_id, brokerage_id, mode="first", expected_pages=pages)
+        storage_breaker.succeeded()
+        return submit(session, ports, document_id, brokerage_id, mode="first", expected_pages=pages)
     except TransientFailure:
         raise
     except Exception as exc:
         # Hand the claim back so the retried message can claim it again; the stalled sweep
         # covers the case where even this fails (the database is gone, the process dies).
-        outbox.rollback()
+        outbox.rollback(session)
         storage_down = _is_storage_failure(exc)
         if storage_down:
-            breaker.for_app("storage").failed()
-            storage_down = breaker.for_app("storage").is_down()
-        if transitions.apply(document_id, Status.PROCESSING, Status.PENDING,
+            storage_breaker.failed()
+            storage_down = storage_breaker.is_down()
+        if transitions.apply(session, document_id, Status.PROCESSING, Status.PENDING,
                              action="waiting_for_service" if storage_down else "attempt_failed",
                              note=f"{type(exc).__name__}: {exc}"[:500]):
-            outbox.commit()
+            outbox.commit(session)
         if storage_down:
             # Storage is known to be down now: this failure was the outage's, not the
             # document's; wait for it like the documents that find the breaker open.
@@ -106,24 +120,24 @@ def verify_document(document_id: str, brokerage_id: int) -> Outcome:
         raise
 
 
-def known_down() -> bool:
+def known_down(ports: Ports) -> bool:
     """Storage or the extraction service is known to be down (their breakers are open)."""
-    if breaker.for_app("storage").is_down():
+    if breaker.for_ports(ports, "storage").is_down():
         return True
-    extraction_breaker = getattr(adapters().extraction, "breaker", None)
+    extraction_breaker = getattr(ports.extraction, "breaker", None)
     return extraction_breaker is not None and extraction_breaker.is_down()
 
 
-def wait_for_services_seconds() -> float:
+def wait_for_services_seconds(ports: Ports) -> float:
     """How long until a breaker that is open now may be probed."""
-    waits = [breaker.for_app("storage").retry_in()]
-    extraction_breaker = getattr(adapters().extraction, "breaker", None)
+    waits = [breaker.for_ports(ports, "storage").retry_in()]
+    extraction_breaker = getattr(ports.extraction, "breaker", None)
     if extraction_breaker is not None:
         waits.append(extraction_breaker.retry_in())
     return max(waits)
 
 
-def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
+def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
            output_spec: dict | None = None, actor_id: int | None = None,
            source: Status = Status.PROCESSING) -> Outcome:
     """Create (or reuse) the document's extraction job, reserve credits, hand it to the service.
@@ -131,24 +145,24 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
     A first extraction runs inside a worker: failures go back to PENDING and are retried. A
     reprocess or customisation is a person's request: a failure leaves the document as it
     was and raises, so the person is told at once."""
-    job = _current_unaccepted_job(document_id, mode)
+    job = _current_unaccepted_job(session, document_id, mode)
     if job is None:
         job = ExtractionJob(document_id=document_id, brokerage_id=brokerage_id, mode=mode,
-                            output_spec=output_spec, requested_by_id=actor_id,
+                            output_spec=output_spec, requested_by_id=actor_id, status=JobStatus.CREATED.value,
                             resume_status=source.value if mode != "first" else None)
-        db.session.add(job)
-        db.session.flush()
-        db.session.execute(update(Document).where(Document.id == document_id)
-                           .values(current_job_id=job.id, page_count=expected_pages))
+        session.add(job)
+        session.flush()
+        session.execute(update(Document).where(Document.id == document_id)
+                        .values(current_job_id=job.id, page_count=expected_pages))
     try:
         # A client's own uploads count against their daily page allowance; a person's rerun does not.
-        owner_id = db.session.get(Document, document_id).owner_id if mode == "first" else None
-        billing.reserve(brokerage_id, job.id, max(expected_pages, 1), owner_id=owner_id,
-                        daily_allowance=current_app.config["CLIENT_DAILY_PAGE_ALLOWANCE"])
+        owner_id = session.get(Document, document_id).owner_id if mode == "first" else None
+        billing.reserve(session, brokerage_id, job.id, max(expected_pages, 1), owner_id=owner_id,
+                        daily_allowance=ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"], now=ports.clock.now())
     except billing.DailyAllowanceReached as exc:
-        return _wait_for_allowance(document_id, source, exc)
+        return _wait_for_allowance(session, document_id, source, exc)
     except ledger.InsufficientCredits as exc:
-        outbox.rollback()
+        outbox.rollback(session)
         if mode != "first":
             raise Conflict("Your brokerage has no extraction credits left for this; ask its admin to add some.",
                            code="insufficient_credits") from exc
@@ -156,60 +170,63 @@ def submit(document_id: str, brokerage_id: int, *, mode: str, expected_pages: in
                     "Waiting for extraction credits: your brokerage has been told.",
                     "Wartet auf Extraktionsguthaben: Ihr Maklerbüro wurde informiert.")
         log.warning("brokerage %s cannot cover document %s: %s", brokerage_id, document_id, exc)
-        transitions.apply(document_id, source, Status.PENDING, action="waiting_for_credits",
+        transitions.apply(session, document_id, source, Status.PENDING, action="waiting_for_credits",
                           note=str(exc), verification_notes=[note.as_dict()])
-        outbox.commit()
+        outbox.commit(session)
         return Outcome.WAITING_FOR_CREDITS
-    outbox.commit()
+    job_id = job.id
+    outbox.commit(session)
 
-    document = db.session.get(Document, document_id)
-    config = current_app.config
+    document = session.get(Document, document_id)
+    config = ports.settings
     try:
-        adapters().extraction.submit(
-            job_id=job.id,
-            document_url=adapters().storage.download_url(document.storage_key, expires_in=3600),
+        ports.extraction.submit(
+            job_id=job_id,
+            document_url=ports.storage.download_url(document.storage_key, expires_in=3600),
             callback_url=config["PUBLIC_BASE_URL"] + "/api/extraction/callbacks",
             mode=mode, output_spec=output_spec)
     except ExtractionUnavailable as exc:
         if mode != "first":
-            _fail_job(job.id, str(exc))
-            outbox.commit()
+            _fail_job(session, job_id, str(exc))
+            outbox.commit(session)
             raise Unavailable("The document reader is not available just now; nothing changed. "
                               "Please try again in a few minutes.") from exc
         if isinstance(exc, ServiceDown):
             # Nothing was tried: the reader is known to be down. No attempt is counted; the
             # job (and its reservation) wait for the next claim.
-            if transitions.apply(document_id, source, Status.PENDING, action="waiting_for_service", note=str(exc)):
-                outbox.commit()
+            if transitions.apply(session, document_id, source, Status.PENDING, action="waiting_for_service",
+                                 note=str(exc)):
+                outbox.commit(session)
             return Outcome.WAITING_FOR_SERVICE
-        return _submission_failed(job.id, document_id, source, str(exc))
+        return _submission_failed(session, ports, job_id, document_id, source, str(exc))
 
-    now = utcnow()
-    db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job.id).values(
-        status="accepted", accepted_at=now, submit_attempts=ExtractionJob.submit_attempts + 1,
-        deadline_at=now + timedelta(seconds=config["EXTRACTION_DEADLINE_SECONDS"])))
+    now = ports.clock.now()
+    accepted = transitions.accept(session, job_id, accepted_at=now,
+                                  submit_attempts=ExtractionJob.submit_attempts + 1,
+                                  deadline_at=now + timedelta(seconds=config["EXTRACTION_DEADLINE_SECONDS"]))
     # A customisation keeps the verdict (its notes) while the new shape is made.
     cleared = {} if mode == "customise" else {"verification_notes": [], "rejection_code": None}
-    moved = transitions.apply(document_id, source, Status.EXTRACTING, action="extraction_started",
-                              actor_id=actor_id, note=f"job {job.id} ({mode})", **cleared)
+    moved = accepted and transitions.apply(session, document_id, source, Status.EXTRACTING,
+                                           action="extraction_started", actor_id=actor_id,
+                                           note=f"job {job_id} ({mode})", **cleared)
     if not moved:
         # The document moved on while we submitted (the stalled sweep reset a slow worker's
-        # claim): this job's result would be stale. Give it up now, so that nothing waits on
-        # it and its reservation is released, not left open until it expires.
-        log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job.id)
-        outbox.rollback()
-        _fail_job(job.id, f"superseded: the document left {source} during submission")
-        outbox.commit()
+        # claim), or its job was given up: this job's result would be stale. Give it up now, so
+        # that nothing waits on it and its reservation is released, not left open until it expires.
+        log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job_id)
+        outbox.rollback(session)
+        _fail_job(session, job_id, f"superseded: the document left {source} during submission")
+        outbox.commit(session)
         return Outcome.SKIPPED_NOT_PENDING
-    outbox.commit()
+    outbox.commit(session)
     return Outcome.SUBMITTED
 
 
-def precheck(document: Document) -> tuple[tuple[RejectionCode, Note] | None, int]:
+def precheck(ports: Ports, document: Document) -> tuple[tuple[RejectionCode, Note] | None, int]:
     """The checks before we pay for extraction: the file is there, of an allowed type, size,
     page count, and readable. Returns (problem or None, page count)."""
-    storage = adapters().storage
-    config = current_app.config
+    storage = ports.storage
+    config = ports.settings
     info = storage.head(document.storage_key)
     if info is None:
         return (RejectionCode.FILE_MISSING, Note(
@@ -282,24 +299,50 @@ _DRAWING_OPERATORS = frozenset({b"Tj", b"TJ", b"'", b'"', b"Do", b"INLINE IMAGE"
                                 b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
 
 
-def fail_for_good(document_id: str, brokerage_id: int, reason: str) -> bool:
+def fail_for_good(session: Session, ports: Ports, document_id: str, brokerage_id: int, reason: str) -> bool:
     """A message's retries are exhausted: a failure of ours, tried again on the system retry
     schedule (see `system_failure`), never a rejection."""
-    document = scoping.document_in_brokerage(document_id, brokerage_id)
+    document = scoping.document_in_brokerage(session, document_id, brokerage_id)
     if document is None or document.status not in (Status.PENDING, Status.PROCESSING):
         return False
     if document.current_job_id:
-        _fail_job(document.current_job_id, reason)
-    moved = system_failure(document_id, Status(document.status), RejectionCode.SYSTEM_RETRIES_EXHAUSTED,
+        _fail_job(session, document.current_job_id, reason)
+    moved = system_failure(session, ports, document_id, Status(document.status),
+                           RejectionCode.SYSTEM_RETRIES_EXHAUSTED,
                            f"verification failed after its message's retries: {reason}") is not None
     if not moved:
-        outbox.rollback()
+        outbox.rollback(session)
         return False
-    outbox.commit()
+    outbox.commit(session)
     return moved
 
 
-def system_failure(document_id: str, source: Status, code: RejectionCode, reason: str) -> Status | None:
+def reset_stalled(session: Session, document_id: str, brokerage_id: int, threshold) -> bool:
+    """A claim held in PROCESSING since before `threshold` (its worker died or hangs): the
+    document goes back to PENDING and its message is sent again, taking the dedup key over.
+    Commits; False when the document moved on meanwhile."""
+    reset = transitions.apply(session, document_id, Status.PROCESSING, Status.PENDING, action="stalled_reset",
+                              note=f"stuck in PROCESSING since before {threshold:%Y-%m-%d %H:%M:%S} UTC; retrying")
+    if reset:
+        outbox.record(session, VerificationRequested(document_id, brokerage_id, take_over=True))
+    outbox.commit(session)
+    return reset
+
+
+def grant_credits(session: Session, brokerage_id: int, pages: int) -> tuple[ledger.Wallet, int]:
+    """Add credits to a brokerage; its documents waiting (PENDING) go on once they commit.
+    Returns the wallet and how many documents were sent on."""
+    wallet = billing.grant(session, brokerage_id, pages)
+    waiting = session.scalars(select(Document.id).where(
+        Document.brokerage_id == brokerage_id, Document.status == Status.PENDING.value)).all()
+    for document_id in waiting:
+        outbox.record(session, VerificationRequested(document_id, brokerage_id))
+    outbox.commit(session)
+    return wallet, len(waiting)
+
+
+def system_failure(session: Session, ports: Ports, document_id: str, source: Status, code: RejectionCode,
+                   reason: str) -> Status | None:
     """A failure of ours (not of the client's file): the document goes back to PENDING and is
     tried again automatically after the next delay of SYSTEM_RETRY_DELAYS_MINUTES; once those
     are spent it goes to a person (ACTION_REQUIRED with `code`), never to a client's rejection.
@@ -308,28 +351,30 @@ def system_failure(document_id: str, source: Status, code: RejectionCode, reason
     when it is due (a job gets its answer deadline only when accepted); the retries sweep
     starts it; failures are counted from the audit since the last admin retry. The caller
     fails the job that failed, and commits. Returns the new status, None if the document moved."""
-    document = db.session.get(Document, document_id)
-    failures = _system_failures(document_id) + 1
-    delays = current_app.config["SYSTEM_RETRY_DELAYS_MINUTES"]
+    document = session.get(Document, document_id)
+    failures = _system_failures(session, document_id) + 1
+    delays = ports.settings["SYSTEM_RETRY_DELAYS_MINUTES"]
     if failures <= len(delays):
-        due = utcnow() + timedelta(minutes=delays[failures - 1])
+        due = ports.clock.now() + timedelta(minutes=delays[failures - 1])
         job = ExtractionJob(document_id=document_id, brokerage_id=document.brokerage_id, mode="first",
-                            status="created", deadline_at=due, last_error=f"{code.value}: {reason}"[:500])
-        db.session.add(job)
-        db.session.flush()
+                            status=JobStatus.CREATED.value, deadline_at=due,
+                            last_error=f"{code.value}: {reason}"[:500])
+        session.add(job)
+        session.flush()
         note = Note("system_retry", "Still being checked: we had a technical problem and will try again "
                     "automatically. Nothing for you to do.",
                     "Wird noch geprüft: Bei uns gab es ein technisches Problem; wir versuchen es automatisch "
                     "erneut. Sie müssen nichts tun.")
-        moved = _wait_for_retry(document_id, source, note=f"{code.value} ({failures} of {len(delays)}): {reason}; "
-                                                          f"next try at {due:%Y-%m-%d %H:%M:%S} UTC"[:500],
+        moved = _wait_for_retry(session, document_id, source,
+                                note=f"{code.value} ({failures} of {len(delays)}): {reason}; "
+                                     f"next try at {due:%Y-%m-%d %H:%M:%S} UTC"[:500],
                                 current_job_id=job.id, verification_notes=[note.as_dict()], rejection_code=None)
         log.warning("document %s: %s (%s of %s); next try at %s", document_id, code.value, failures, len(delays), due)
         return Status.PENDING if moved else None
     note = Note("system_failure", "Still being checked: our team is looking at this document. "
                 "Nothing for you to do.",
                 "Wird noch geprüft: Unser Team kümmert sich um dieses Dokument. Sie müssen nichts tun.")
-    moved = transitions.apply(document_id, source, Status.ACTION_REQUIRED, action="system_retries_spent",
+    moved = transitions.apply(session, document_id, source, Status.ACTION_REQUIRED, action="system_retries_spent",
                               note=f"{code.value} after {len(delays)} automatic retries: {reason}"[:500],
                               rejection_code=code.value, verification_notes=[note.as_dict()])
     log.error("document %s: %s after %s automatic retries; a person is asked", document_id, code.value, len(delays))
@@ -342,42 +387,43 @@ SYSTEM_RETRY = "system_retry"
 ADMIN_RETRY = "retried"
 
 
-def _wait_for_retry(document_id: str, source: Status, *, note: str, **fields) -> bool:
+def _wait_for_retry(session: Session, document_id: str, source: Status, *, note: str, **fields) -> bool:
     if source != Status.PENDING:
-        return transitions.apply(document_id, source, Status.PENDING, action=SYSTEM_RETRY, note=note, **fields)
+        return transitions.apply(session, document_id, source, Status.PENDING, action=SYSTEM_RETRY, note=note,
+                                 **fields)
     # Its claim was handed back already: the status stays, so this is no transition (no status
     # event); the audit row without statuses records the retry and counts it.
     now = utcnow()
-    row = db.session.execute(
+    row = session.execute(
         update(Document).where(Document.id == document_id, Document.status == Status.PENDING.value)
         .values(updated_at=now, **fields).returning(Document.id)
         .execution_options(synchronize_session=False)).first()
     if row is None:
         return False
-    db.session.add(AuditEntry(document_id=document_id, action=SYSTEM_RETRY, note=note, created_at=now))
+    session.add(AuditEntry(document_id=document_id, action=SYSTEM_RETRY, note=note, created_at=now))
     return True
 
 
-def _system_failures(document_id: str) -> int:
-    since = db.session.scalar(select(db.func.max(AuditEntry.created_at)).where(
+def _system_failures(session: Session, document_id: str) -> int:
+    since = session.scalar(select(func.max(AuditEntry.created_at)).where(
         AuditEntry.document_id == document_id, AuditEntry.action == ADMIN_RETRY))
-    query = select(db.func.count(AuditEntry.id)).where(AuditEntry.document_id == document_id,
-                                                       AuditEntry.action == SYSTEM_RETRY)
+    query = select(func.count(AuditEntry.id)).where(AuditEntry.document_id == document_id,
+                                                    AuditEntry.action == SYSTEM_RETRY)
     if since is not None:
         query = query.where(AuditEntry.created_at > since)
-    return db.session.scalar(query) or 0
+    return session.scalar(query) or 0
 
 
-def _retry_not_due(document: Document) -> bool:
+def _retry_not_due(session: Session, ports: Ports, document: Document) -> bool:
     if not document.current_job_id:
         return False
-    job = db.session.get(ExtractionJob, document.current_job_id)
-    return job is not None and is_scheduled(job) and job.deadline_at > utcnow()
+    job = session.get(ExtractionJob, document.current_job_id)
+    return job is not None and is_scheduled(job) and job.deadline_at > ports.clock.now()
 
 
 def is_scheduled(job: ExtractionJob) -> bool:
     """A scheduled retry: created, with the time it is due (see `system_failure`)."""
-    return job.status == "created" and job.deadline_at is not None
+    return job.status == JobStatus.CREATED and job.deadline_at is not None
 
 
 def _is_storage_failure(exc: BaseException) -> bool:
@@ -386,57 +432,57 @@ def _is_storage_failure(exc: BaseException) -> bool:
     return isinstance(exc, StorageError) and not isinstance(exc, (ObjectMissing, InvalidKey))
 
 
-def _submission_failed(job_id: str, document_id: str, source: Status, reason: str) -> Outcome:
-    job = db.session.get(ExtractionJob, job_id, populate_existing=True)
+def _submission_failed(session: Session, ports: Ports, job_id: str, document_id: str, source: Status,
+                       reason: str) -> Outcome:
+    job = session.get(ExtractionJob, job_id, populate_existing=True)
     attempts = job.submit_attempts + 1
     log.warning("submission %s of job %s failed: %s", attempts, job_id, reason)
-    db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id).values(
+    session.execute(update(ExtractionJob).where(ExtractionJob.id == job_id).values(
         submit_attempts=attempts, last_error=reason[:500]))
-    if attempts >= current_app.config["EXTRACTION_MAX_SUBMIT_ATTEMPTS"]:
-        _fail_job(job_id, reason)
-        settled = system_failure(document_id, source, RejectionCode.SYSTEM_SUBMISSION_FAILED,
+    if attempts >= ports.settings["EXTRACTION_MAX_SUBMIT_ATTEMPTS"]:
+        _fail_job(session, job_id, reason)
+        settled = system_failure(session, ports, document_id, source, RejectionCode.SYSTEM_SUBMISSION_FAILED,
                                  f"{attempts} submissions failed: {reason}")
-        outbox.commit()
+        outbox.commit(session)
         return Outcome.FAILED if settled == Status.ACTION_REQUIRED else Outcome.RETRY_SCHEDULED
-    transitions.apply(document_id, source, Status.PENDING, action="submission_retry",
+    transitions.apply(session, document_id, source, Status.PENDING, action="submission_retry",
                       note=f"submission {attempts} failed: {reason}")
-    outbox.commit()
+    outbox.commit(session)
     raise TransientFailure(f"submission {attempts} of job {job_id} failed: {reason}")
 
 
-def _wait_for_allowance(document_id: str, source: Status, exc: Exception) -> Outcome:
+def _wait_for_allowance(session: Session, document_id: str, source: Status, exc: Exception) -> Outcome:
     """The client has had their pages for today: the document waits PENDING, its job undone,
     and the pending sweep offers it again (tomorrow it fits)."""
-    outbox.rollback()
+    outbox.rollback(session)
     note = Note(billing.WAITING_FOR_ALLOWANCE,
                 "You have uploaded more pages today than we read for one client in a day; "
                 "we will read this document tomorrow.",
                 "Sie haben heute mehr Seiten hochgeladen, als wir an einem Tag für eine Person lesen; "
                 "wir lesen dieses Dokument morgen.")
     log.info("document %s waits for tomorrow: %s", document_id, exc)
-    transitions.apply(document_id, source, Status.PENDING, action=billing.WAITING_FOR_ALLOWANCE,
+    transitions.apply(session, document_id, source, Status.PENDING, action=billing.WAITING_FOR_ALLOWANCE,
                       note=str(exc), verification_notes=[note.as_dict()])
-    outbox.commit()
+    outbox.commit(session)
     return Outcome.WAITING_FOR_ALLOWANCE
 
 
-def _fail_job(job_id: str, reason: str) -> None:
-    db.session.execute(update(ExtractionJob).where(
-        ExtractionJob.id == job_id, ExtractionJob.status.in_(["created", "accepted"])).values(
-        status="failed", finished_at=utcnow(), last_error=reason[:500]))
-    outbox.record(ReservationDue(job_id=job_id, pages=None))
+def _fail_job(session: Session, job_id: str, reason: str) -> None:
+    transitions.finish(session, job_id, JobStatus.FAILED, expected=(JobStatus.CREATED, JobStatus.ACCEPTED),
+                       last_error=reason[:500])
+    outbox.record(session, ReservationDue(job_id=job_id, pages=None))
 
 
-def _current_unaccepted_job(document_id: str, mode: str) -> ExtractionJob | None:
-    document = db.session.get(Document, document_id)
+def _current_unaccepted_job(session: Session, document_id: str, mode: str) -> ExtractionJob | None:
+    document = session.get(Document, document_id)
     if document is None or not document.current_job_id:
         return None
-    job = db.session.get(ExtractionJob, document.current_job_id)
-    if job is not None and job.status == "created" and job.mode == mode:
+    job = session.get(ExtractionJob, document.current_job_id)
+    if job is not None and job.status == JobStatus.CREATED and job.mode == mode:
         if job.deadline_at is not None:
             # Its time came: the scheduled retry becomes the job this claim submits.
-            db.session.execute(update(ExtractionJob).where(ExtractionJob.id == job.id)
-                               .values(deadline_at=None))
-            db.session.refresh(job)
+            session.execute(update(ExtractionJob).where(ExtractionJob.id == job.id)
+                            .values(deadline_at=None))
+            session.refresh(job)
         return job
     return None

@@ -1,13 +1,15 @@
 """A person decides what the system could not: the type of an ACTION_REQUIRED document, the
 fields the reader could not read on one, or another try for one that failed for system reasons."""
+from sqlalchemy.orm import Session
+
 from leadflow import outbox
 from leadflow.domain.audience import awaits_retry, may_decide, may_retry
 from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import DOCUMENT_TYPES, RULES, Note, typed_value, unreadable_fields
 from leadflow.errors import Conflict, Forbidden, InvalidInput
-from leadflow.extensions import db
 from leadflow.models import AuditEntry, Document, User
+from leadflow.ports import Ports
 from leadflow.services import documents, pipeline, transitions, versions
 
 # How each kind of field is typed, for a reviewer whose value did not parse.
@@ -15,45 +17,45 @@ TYPED_LIKE = {"month": "10/2026", "amount": "2.345,67", "date": "31.10.2026", "y
               "iban": "DE86 5003 0010 3975 4612 96", "text": "the name as printed"}
 
 
-def decide(admin: User, document_id: str, *, document_type: str | None = None,
+def decide(session: Session, ports: Ports, admin: User, document_id: str, *, document_type: str | None = None,
            reject_reason: str | None = None, fields: dict | None = None) -> Document:
     """Set the type (the document goes on to verification), read the fields the reader could
     not (`fields`: the document is judged again at once), or reject it with a reason."""
     if not may_decide(admin.role):
         raise Forbidden("Only a platform admin decides documents in review.")
-    document = documents.get_visible(admin, document_id)
+    document = documents.get_visible(session, admin, document_id)
     if document.status != Status.ACTION_REQUIRED:
         raise Conflict(f"This document is {document.status}, not waiting for a decision.")
     if fields is not None and not reject_reason:
-        return _read_fields(admin, document, fields)
+        return _read_fields(session, ports, admin, document, fields)
     if reject_reason:
         reason = str(reject_reason).strip()[:500]
         note = Note("reviewer_rejected", reason, reason)
-        moved = transitions.apply(document.id, Status.ACTION_REQUIRED, Status.REJECTED, action="reviewer_rejected",
-                                  actor_id=admin.id, note=reason,
+        moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, Status.REJECTED,
+                                  action="reviewer_rejected", actor_id=admin.id, note=reason,
                                   rejection_code=RejectionCode.REJECTED_BY_REVIEWER.value,
                                   verification_notes=[note.as_dict()])
     elif document_type in DOCUMENT_TYPES:
         # The first extraction could not tell the type, so it read no fields for one: extract
         # again as the decided type; the callback then verifies it by that type's rules.
-        db.session.add(AuditEntry(document_id=document.id, actor_id=admin.id, action="type_decided",
-                                  note=f"decided: {document_type}"))
-        pipeline.submit(document.id, document.brokerage_id, mode="reprocess",
+        session.add(AuditEntry(document_id=document.id, actor_id=admin.id, action="type_decided",
+                               note=f"decided: {document_type}"))
+        pipeline.submit(session, ports, document.id, document.brokerage_id, mode="reprocess",
                         expected_pages=document.page_count or 1, output_spec={"document_type": document_type},
                         actor_id=admin.id, source=Status.ACTION_REQUIRED)
-        db.session.refresh(document)
+        session.refresh(document)
         return document
     else:
         raise InvalidInput("Give a document_type from the list, or a reason to reject.")
     if not moved:
-        outbox.rollback()
+        outbox.rollback(session)
         raise Conflict("Someone else decided this document a moment ago.")
-    outbox.commit()
-    db.session.refresh(document)
+    outbox.commit(session)
+    session.refresh(document)
     return document
 
 
-def _read_fields(admin: User, document: Document, fields) -> Document:
+def _read_fields(session: Session, ports: Ports, admin: User, document: Document, fields) -> Document:
     """The reviewer's values become a corrected version and the type's rules run on them: one step."""
     wanted = unreadable_fields(document.document_type, document.verification_notes)
     if not wanted:
@@ -75,22 +77,22 @@ def _read_fields(admin: User, document: Document, fields) -> Document:
             raise InvalidInput(f"We could not understand {field.en} ({str(text)[:40]!r}); "
                                f"type it like {TYPED_LIKE[field.kind]}.")
         values[field.name] = value
-    return versions.correct(admin, document.id, values, decides=True, action="reviewer_read_fields")
+    return versions.correct(session, ports, admin, document.id, values, decides=True, action="reviewer_read_fields")
 
 
-def retry(user: User, document_id: str) -> Document:
+def retry(session: Session, user: User, document_id: str) -> Document:
     """Send a document that failed for system reasons through the pipeline again."""
     if not may_retry(user.role):
         raise Forbidden("Only an admin can retry a failed document.")
-    document = documents.get_visible(user, document_id)
+    document = documents.get_visible(session, user, document_id)
     if not awaits_retry(document.status, document.rejection_code):
         raise Conflict("Only a document that failed for system reasons can be retried.")
-    if not transitions.apply(document.id, Status(document.status), Status.PENDING, action="retried", actor_id=user.id,
-                             note=f"retry after {document.rejection_code}", rejection_code=None,
+    if not transitions.apply(session, document.id, Status(document.status), Status.PENDING, action="retried",
+                             actor_id=user.id, note=f"retry after {document.rejection_code}", rejection_code=None,
                              verification_notes=[], current_job_id=None):
-        outbox.rollback()
+        outbox.rollback(session)
         raise Conflict("Someone else retried this document a moment ago.")
-    outbox.record(VerificationRequested(document.id, document.brokerage_id, take_over=True))
-    outbox.commit()
-    db.session.refresh(document)
+    outbox.record(session, VerificationRequested(document.id, document.brokerage_id, take_over=True))
+    outbox.commit(session)
+    session.refresh(document)
     return document

@@ -1,17 +1,23 @@
-"""The only writer of a document's status: a conditional update plus an audit row, one transaction."""
+"""The only writer of a document's status and of an extraction job's: conditional updates.
+
+A document's move is an update plus an audit row, in the caller's transaction; a job's is an
+update. Either is guarded by the status it expects: zero rows means someone else moved it first.
+"""
+from collections.abc import Iterable
+
 from sqlalchemy import func, update
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
 from leadflow import metrics, outbox
-from leadflow.services import counts
 from leadflow.domain import lifecycle
 from leadflow.domain.events import DocumentStatusChanged
-from leadflow.domain.lifecycle import Status
-from leadflow.extensions import db
-from leadflow.models import AuditEntry, Document, utcnow
+from leadflow.domain.lifecycle import JobStatus, Status
+from leadflow.models import AuditEntry, Document, ExtractionJob, utcnow
+from leadflow.services import counts
 
 
-def apply(document_id: str, source: Status, target: Status, *, action: str = "status_changed",
+def apply(session: Session, document_id: str, source: Status, target: Status, *, action: str = "status_changed",
           actor_id: int | None = None, note: str | None = None, **fields) -> bool:
     """Move a document from `source` to `target` if it is still in `source`.
 
@@ -23,7 +29,7 @@ def apply(document_id: str, source: Status, target: Status, *, action: str = "st
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
     if target in lifecycle.TERMINAL:
         values["verified_at"] = func.coalesce(Document.verified_at, now)
-    row = db.session.execute(
+    row = session.execute(
         update(Document)
         .where(Document.id == document_id, Document.status == source.value)
         .values(**values)
@@ -33,20 +39,71 @@ def apply(document_id: str, source: Status, target: Status, *, action: str = "st
     ).first()
     if row is None:
         return False
-    _expire_loaded(document_id)
-    counts.bump(row.brokerage_id, {source.value: -1, target.value: +1})
+    _expire_loaded(session, Document, document_id)
+    counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
-    db.session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
-                              from_status=source.value, to_status=target.value, note=note,
-                              created_at=now))
-    outbox.record(DocumentStatusChanged(
+    session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
+                           from_status=source.value, to_status=target.value, note=note,
+                           created_at=now))
+    outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=target.value,
         title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
     return True
 
 
-def _expire_loaded(document_id: str) -> None:
-    # The UPDATE bypassed the ORM; a Document already loaded must re-read its row.
-    loaded = db.session.identity_map.get(identity_key(Document, document_id))
+def renote(session: Session, document_id: str, status: Status, *, action: str, actor_id: int | None = None,
+           note: str | None = None, **fields) -> bool:
+    """New notes (a verdict judged again with the same outcome) on a document that must still be
+    in `status`; an audit row without statuses, and open pages re-render the row. False when
+    the document left `status` meanwhile. The caller commits."""
+    now = utcnow()
+    row = session.execute(
+        update(Document).where(Document.id == document_id, Document.status == status.value)
+        .values(updated_at=now, **fields)
+        .returning(Document.brokerage_id, Document.title, Document.verification_notes)
+        .execution_options(synchronize_session=False)).first()
+    if row is None:
+        return False
+    _expire_loaded(session, Document, document_id)
+    session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action, note=note, created_at=now))
+    outbox.record(session, DocumentStatusChanged(
+        document_id=document_id, brokerage_id=row.brokerage_id, status=status.value, title=row.title,
+        notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
+    return True
+
+
+def finish(session: Session, job_id: str, status: JobStatus, *,
+           expected: JobStatus | Iterable[JobStatus] = JobStatus.ACCEPTED, **fields) -> bool:
+    """Finish an extraction job (COMPLETED or FAILED) if it is still in `expected`.
+
+    False when zero rows matched: it was finished by someone else (a callback and the deadline
+    sweep racing), and nothing is written. The caller commits."""
+    if status not in lifecycle.JOB_FINISHED:
+        raise lifecycle.IllegalTransition(f"{status} is not how a job finishes")
+    return _move_job(session, job_id, status, expected, finished_at=utcnow(), **fields)
+
+
+def accept(session: Session, job_id: str, **fields) -> bool:
+    """The service took the job: CREATED -> ACCEPTED, with its deadline. The caller commits."""
+    return _move_job(session, job_id, JobStatus.ACCEPTED, JobStatus.CREATED, **fields)
+
+
+def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fields) -> bool:
+    sources = [JobStatus(expected)] if isinstance(expected, str) else [JobStatus(s) for s in expected]
+    for source in sources:
+        lifecycle.check_job(source, target)
+    moved = session.execute(
+        update(ExtractionJob)
+        .where(ExtractionJob.id == job_id, ExtractionJob.status.in_([s.value for s in sources]))
+        .values(status=target.value, **fields)
+        .execution_options(synchronize_session=False)).rowcount == 1
+    if moved:
+        _expire_loaded(session, ExtractionJob, job_id)
+    return moved
+
+
+def _expire_loaded(session: Session, model, row_id: str) -> None:
+    # The UPDATE bypassed the ORM; a row already loaded must be read again.
+    loaded = session.identity_map.get(identity_key(model, row_id))
     if loaded is not None:
-        db.session.expire(loaded)
+        session.expire(loaded)

@@ -8,42 +8,42 @@ import json
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from leadflow import clock, outbox
+from leadflow import outbox
 from leadflow.domain.audience import may_work_on_data
-from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import SETTLED, Status
 from leadflow.domain.verification import Applicant, verify_type
 from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
-from leadflow.extensions import db
 from leadflow.models import AuditEntry, Document, DocumentVersion, User
+from leadflow.ports import Ports
 from leadflow.services import documents, pipeline, transitions
-from leadflow.wiring import adapters
 
 MAX_CHANGES = 100
 
 
-def reprocess(user: User, document_id: str) -> Document:
+def reprocess(session: Session, ports: Ports, user: User, document_id: str) -> Document:
     """Extract the document again; the result becomes a new `reprocessed` version."""
-    document = _editable(user, document_id)
-    pipeline.submit(document.id, document.brokerage_id, mode="reprocess", expected_pages=document.page_count or 1,
-                    actor_id=user.id, source=Status(document.status))
-    return _reloaded(document)
+    document = _editable(session, user, document_id)
+    pipeline.submit(session, ports, document.id, document.brokerage_id, mode="reprocess",
+                    expected_pages=document.page_count or 1, actor_id=user.id, source=Status(document.status))
+    return _reloaded(session, document)
 
 
-def customise(user: User, document_id: str, output_spec) -> Document:
+def customise(session: Session, ports: Ports, user: User, document_id: str, output_spec) -> Document:
     """Ask for the data in another shape (`{"fields": [...]}`); it becomes a `customised` version."""
     if not isinstance(output_spec, dict) or not isinstance(output_spec.get("fields"), list) \
             or not output_spec["fields"] or not all(isinstance(f, str) and f for f in output_spec["fields"]):
         raise InvalidInput('output_spec must be {"fields": ["name", ...]} with at least one field name.')
-    document = _editable(user, document_id)
-    pipeline.submit(document.id, document.brokerage_id, mode="customise", expected_pages=document.page_count or 1,
+    document = _editable(session, user, document_id)
+    pipeline.submit(session, ports, document.id, document.brokerage_id, mode="customise",
+                    expected_pages=document.page_count or 1,
                     output_spec={"fields": output_spec["fields"][:MAX_CHANGES]}, actor_id=user.id,
                     source=Status(document.status))
-    return _reloaded(document)
+    return _reloaded(session, document)
 
 
-def correct(user: User, document_id: str, changes, *, decides: bool = False,
+def correct(session: Session, ports: Ports, user: User, document_id: str, changes, *, decides: bool = False,
             action: str = "corrected") -> Document:
     """Set fields by hand (`{"field": value}`); a `corrected` version, verified again.
 
@@ -53,51 +53,52 @@ def correct(user: User, document_id: str, changes, *, decides: bool = False,
     """
     if not isinstance(changes, dict) or not changes or len(changes) > MAX_CHANGES:
         raise InvalidInput('changes must be an object of field names to values, e.g. {"net": "2100.00"}.')
-    document = _editable(user, document_id)
-    current = _latest(document.id, "content")
+    document = _editable(session, user, document_id)
+    current = _latest(session, document.id, "content")
     if current is None:
         raise Conflict("This document has no extracted data to correct yet.")
-    content = json.loads(adapters().storage.get(current.storage_key))
+    content = json.loads(ports.storage.get(current.storage_key))
     updated = copy.deepcopy(content)
     changed = {str(k): v for k, v in changes.items()}
     updated.setdefault("fields", {}).update(changed)
     if isinstance(updated.get("field_confidence"), dict):
         updated["field_confidence"].update(dict.fromkeys(changed, 1.0))
     updated["read_by_person"] = sorted(set(updated.get("read_by_person") or ()) | set(changed))
-    _new_version(document, "content", "corrected", user, updated)
-    _reverify(document, user, updated, action=action, note=f"{action} {', '.join(sorted(changed))}",
-              decides=decides)
-    _commit_version()
-    return _reloaded(document)
+    _new_version(session, ports, document, "content", "corrected", user, updated)
+    _reverify(session, ports, document, user, updated, action=action,
+              note=f"{action} {', '.join(sorted(changed))}", decides=decides)
+    _commit_version(session)
+    return _reloaded(session, document)
 
 
-def revert(user: User, document_id: str) -> Document:
+def revert(session: Session, ports: Ports, user: User, document_id: str) -> Document:
     """Back to the original extraction, as new `reverted` versions of content and schema."""
-    document = _editable(user, document_id)
-    originals = {part: _first(document.id, part) for part in ("content", "schema")}
+    document = _editable(session, user, document_id)
+    originals = {part: _first(session, document.id, part) for part in ("content", "schema")}
     if originals["content"] is None:
         raise Conflict("This document has no extracted data to revert to.")
     for part, original in originals.items():
         if original is not None:
-            _new_version(document, part, "reverted", user, storage_key=original.storage_key)
-    content = json.loads(adapters().storage.get(originals["content"].storage_key))
-    _reverify(document, user, content, action="reverted", note="back to the original extraction")
-    _commit_version()
-    return _reloaded(document)
+            _new_version(session, ports, document, part, "reverted", user, storage_key=original.storage_key)
+    content = json.loads(ports.storage.get(originals["content"].storage_key))
+    _reverify(session, ports, document, user, content, action="reverted", note="back to the original extraction")
+    _commit_version(session)
+    return _reloaded(session, document)
 
 
-def version_body(document: Document, part: str, number: int | None = None) -> tuple[DocumentVersion, dict]:
+def version_body(session: Session, ports: Ports, document: Document, part: str,
+                 number: int | None = None) -> tuple[DocumentVersion, dict]:
     query = select(DocumentVersion).where(DocumentVersion.document_id == document.id, DocumentVersion.part == part)
     if number is not None:
         query = query.where(DocumentVersion.number == number)
-    version = db.session.scalar(query.order_by(DocumentVersion.number.desc()).limit(1))
+    version = session.scalar(query.order_by(DocumentVersion.number.desc()).limit(1))
     if version is None:
         raise NotFound(f"This document has no {part} {'version ' + str(number) if number else 'yet'}.")
-    return version, json.loads(adapters().storage.get(version.storage_key))
+    return version, json.loads(ports.storage.get(version.storage_key))
 
 
-def _editable(user: User, document_id: str) -> Document:
-    document = documents.get_visible(user, document_id)
+def _editable(session: Session, user: User, document_id: str) -> Document:
+    document = documents.get_visible(session, user, document_id)
     if not may_work_on_data(user.role):
         raise Forbidden("Only the brokerage's advisors can change a document's data.")
     if document.status not in SETTLED:
@@ -105,66 +106,67 @@ def _editable(user: User, document_id: str) -> Document:
     return document
 
 
-def _new_version(document: Document, part: str, cause: str, user: User, body: dict | None = None,
-                 storage_key: str | None = None) -> DocumentVersion:
-    previous = _latest(document.id, part)
+def _new_version(session: Session, ports: Ports, document: Document, part: str, cause: str, user: User,
+                 body: dict | None = None, storage_key: str | None = None) -> DocumentVersion:
+    previous = _latest(session, document.id, part)
     number = (previous.number + 1) if previous else 1
     if storage_key is None:
         storage_key = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/v{number}-{cause}.json"
-        adapters().storage.put(storage_key, json.dumps(body, ensure_ascii=False).encode(), "application/json")
+        ports.storage.put(storage_key, json.dumps(body, ensure_ascii=False).encode(), "application/json")
     version = DocumentVersion(document_id=document.id, part=part, number=number, cause=cause, actor_id=user.id,
                               replaces_id=previous.id if previous else None, storage_key=storage_key,
-                              created_at=clock.now())
-    db.session.add(version)
+                              created_at=ports.clock.now())
+    session.add(version)
     return version
 
 
-def _reverify(document: Document, user: User, content: dict, *, action: str, note: str,
-              decides: bool = False) -> None:
+def _reverify(session: Session, ports: Ports, document: Document, user: User, content: dict, *, action: str,
+              note: str, decides: bool = False) -> None:
     """Run the type's rules on the new data; the verdict may move between VERIFIED, REJECTED
-    and ACTION_REQUIRED (a needed field left unread goes to a person)."""
+    and ACTION_REQUIRED (a needed field left unread goes to a person). Every write is guarded
+    by the status the verdict was judged from: a reprocess that started meanwhile wins, and
+    this one is refused (Conflict), not lost."""
     status = Status(document.status)
     if (status == Status.ACTION_REQUIRED and not decides) or not document.document_type:
-        db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
+        session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
         return
-    owner = db.session.get(User, document.owner_id)
+    owner = session.get(User, document.owner_id)
     verdict = verify_type(document.document_type, content, Applicant(owner.name if owner else None),
-                          clock.now().date())
+                          ports.clock.now().date())
     fields = {"verification_notes": verdict.notes_as_dicts(),
               "rejection_code": verdict.rejection_code.value if verdict.rejection_code else None}
     if verdict.status == status:
-        db.session.execute(db.update(Document).where(Document.id == document.id).values(
-            updated_at=clock.now(), **fields))
-        db.session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
         # Same status, new notes: open pages still re-render the row.
-        outbox.record(DocumentStatusChanged(document.id, document.brokerage_id, status.value, document.title,
-                                            tuple(n["en"] for n in fields["verification_notes"])))
-    elif not transitions.apply(document.id, status, verdict.status, action=action, actor_id=user.id,
-                               note=note, **fields):
-        outbox.rollback()
+        moved = transitions.renote(session, document.id, status, action=action, actor_id=user.id, note=note,
+                                   **fields)
+    else:
+        moved = transitions.apply(session, document.id, status, verdict.status, action=action, actor_id=user.id,
+                                  note=note, **fields)
+    if not moved:
+        outbox.rollback(session)
         raise Conflict("Someone else changed this document a moment ago; reload and try again.")
 
 
-def _commit_version() -> None:
+def _commit_version(session: Session) -> None:
     try:
-        outbox.commit()
+        outbox.commit(session)
     except IntegrityError as exc:
         # Two people saved a version of the same document at once: the number is taken.
-        outbox.rollback()
+        outbox.rollback(session)
         raise Conflict("Someone else changed this document a moment ago; reload and try again.") from exc
 
 
-def _latest(document_id: str, part: str) -> DocumentVersion | None:
-    return db.session.scalar(select(DocumentVersion).where(
+def _latest(session: Session, document_id: str, part: str) -> DocumentVersion | None:
+    return session.scalar(select(DocumentVersion).where(
         DocumentVersion.document_id == document_id, DocumentVersion.part == part)
         .order_by(DocumentVersion.number.desc()).limit(1))
 
 
-def _first(document_id: str, part: str) -> DocumentVersion | None:
-    return db.session.scalar(select(DocumentVersion).where(
+def _first(session: Session, document_id: str, part: str) -> DocumentVersion | None:
+    return session.scalar(select(DocumentVersion).where(
         DocumentVersion.document_id == document_id, DocumentVersion.part == part, DocumentVersion.number == 1))
 
 
-def _reloaded(document: Document) -> Document:
-    db.session.refresh(document)
+def _reloaded(session: Session, document: Document) -> Document:
+    session.refresh(document)
     return document

@@ -1,0 +1,246 @@
+"""Extraction answers with fakes: a delivery is recorded once and applied once; duplicates,
+stale and unknown jobs change nothing; the service's failures and an overdue job's fates."""
+import json
+from datetime import timedelta
+
+import pytest
+
+from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
+from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
+from leadflow.extraction import webhooks
+from leadflow.extraction.webhooks import WebhookVerificationError
+from leadflow.models import CallbackDelivery, DocumentVersion, StatusLogEntry
+from leadflow.services import callbacks, pipeline
+from tests.unit.fakes import PAYSLIP, events, world  # noqa: F401  (fixtures)
+
+
+def submitted(world, **document) -> tuple[str, str]:
+    """A document the pipeline handed to the reader: (document id, job id)."""
+    document_id = world.document(**document)
+    assert pipeline.verify_document(world.session, world.ports, document_id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    return document_id, world.extraction.submitted[-1]["job_id"]
+
+
+def delivered(world, payload: dict, delivery_id: str = "msg_1") -> callbacks.Receipt:
+    body = json.dumps(payload).encode()
+    headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], delivery_id, body)
+    return callbacks.receive(world.session, world.ports, headers, body)
+
+
+def completed(job_id: str, fields: dict | None = None, document_type: str = "payslip", pages: int = 1) -> dict:
+    return {"type": "job.completed", "job_id": job_id,
+            "data": {"document_type": document_type, "confidence": 0.97, "pages": pages,
+                     "content": {"fields": PAYSLIP if fields is None else fields}, "schema": {"type": document_type}}}
+
+
+def failed(job_id: str, code: str) -> dict:
+    return {"type": "job.failed", "job_id": job_id, "data": {"error": {"code": code, "message": "it broke"}}}
+
+
+def process(world, delivery_id: str = "msg_1") -> str:
+    return callbacks.process(world.session, world.ports, delivery_id)
+
+
+def test_a_signed_delivery_is_recorded_with_its_log_and_its_processing_is_sent_after_commit(world, events):
+    _, job_id = submitted(world)
+    receipt = delivered(world, completed(job_id))
+    assert not receipt.duplicate
+    assert world.session.get(CallbackDelivery, "msg_1").job_id == job_id
+    assert world.session.query(StatusLogEntry).filter_by(delivery_id="msg_1").count() == 1
+    assert events.of(DeliveryReceived) == [DeliveryReceived("msg_1")]
+
+
+def test_the_same_delivery_twice_is_recorded_once(world, events):
+    _, job_id = submitted(world)
+    delivered(world, completed(job_id))
+    assert delivered(world, completed(job_id)).duplicate
+    assert len(events.of(DeliveryReceived)) == 1
+
+
+def test_a_delivery_with_a_wrong_signature_is_refused_and_nothing_is_recorded(world):
+    body = json.dumps(completed("j1")).encode()
+    headers = webhooks.headers_for("whsec_" + "QUJD" * 8, "msg_x", body)
+    with pytest.raises(WebhookVerificationError):
+        callbacks.receive(world.session, world.ports, headers, body)
+    assert world.session.get(CallbackDelivery, "msg_x") is None
+
+
+def test_a_signed_body_that_is_not_a_json_object_is_refused(world):
+    body = b"[1, 2]"
+    headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], "msg_y", body)
+    with pytest.raises(ValueError):
+        callbacks.receive(world.session, world.ports, headers, body)
+
+
+def test_a_completed_job_is_verified_stored_as_versions_and_settled_once(world, events):
+    document_id, job_id = submitted(world)
+    delivered(world, completed(job_id))
+    assert process(world) == "applied: VERIFIED"
+    document = world.get(document_id)
+    assert (document.status, document.document_type, document.page_count) == (Status.VERIFIED, "payslip", 1)
+    versions = world.session.query(DocumentVersion).filter_by(document_id=document_id).all()
+    assert sorted((v.part, v.number, v.cause) for v in versions) == [("content", 1, "generated"),
+                                                                      ("schema", 1, "generated")]
+    assert json.loads(world.storage.get(next(v for v in versions if v.part == "content").storage_key)) == \
+        {"fields": PAYSLIP}
+    assert world.job(job_id).status == JobStatus.COMPLETED and world.job(job_id).pages_reported == 1
+    assert events.of(ReservationDue) == [ReservationDue(job_id=job_id, pages=1)]
+
+
+def test_applying_a_delivery_again_changes_nothing(world, events):
+    document_id, job_id = submitted(world)
+    delivered(world, completed(job_id))
+    process(world)
+    events.clear()
+    assert process(world).startswith("already processed")
+    assert world.session.query(DocumentVersion).filter_by(document_id=document_id).count() == 2
+    assert events.seen == []
+
+
+def test_a_second_delivery_for_a_finished_job_is_ignored(world):
+    _, job_id = submitted(world)
+    delivered(world, completed(job_id), "msg_1")
+    process(world, "msg_1")
+    delivered(world, failed(job_id, "internal"), "msg_2")
+    assert process(world, "msg_2") == "ignored: job already completed"
+
+
+def test_a_delivery_for_a_job_we_never_made_is_ignored(world):
+    delivered(world, completed("no-such-job"))
+    assert process(world) == "ignored: unknown job"
+    assert world.session.get(CallbackDelivery, "msg_1").outcome == "ignored: unknown job"
+
+
+def test_an_unknown_delivery_id_is_answered_without_a_change(world):
+    assert process(world, "never-received") == "unknown delivery"
+
+
+def test_a_delivery_for_a_job_that_is_no_longer_current_is_stale(world):
+    document_id, job_id = submitted(world)
+    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == document_id)
+                          .values(current_job_id="a-newer-job"))
+    world.session.commit()
+    delivered(world, completed(job_id))
+    assert process(world).startswith("ignored: stale job")
+    assert world.get(document_id).status == Status.EXTRACTING
+
+
+def test_a_delivery_that_overtakes_its_submissions_commit_is_tried_again_later(world):
+    document_id = world.document()
+    job = pipeline.ExtractionJob(document_id=document_id, brokerage_id=world.brokerage.id, mode="first",
+                                 status=JobStatus.CREATED.value)
+    world.session.add(job)
+    world.session.flush()
+    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == document_id)
+                          .values(current_job_id=job.id))
+    world.session.commit()
+    delivered(world, completed(job.id))
+    with pytest.raises(callbacks.DeliveryTooEarly):
+        process(world)
+    assert world.session.get(CallbackDelivery, "msg_1").processed_at is None
+
+
+def test_a_file_the_reader_cannot_read_is_rejected_with_a_reason_the_client_understands(world, events):
+    document_id, job_id = submitted(world)
+    delivered(world, failed(job_id, "unreadable"))
+    assert process(world) == "applied: failed (unreadable)"
+    document = world.get(document_id)
+    assert (document.status, document.rejection_code) == (Status.REJECTED, RejectionCode.UNREADABLE)
+    assert world.job(job_id).status == JobStatus.FAILED
+    assert events.of(ReservationDue) == [ReservationDue(job_id=job_id, pages=None)]
+
+
+def test_a_failure_of_the_reader_itself_is_retried_not_rejected(world):
+    document_id, job_id = submitted(world)
+    delivered(world, failed(job_id, "internal"))
+    assert process(world) == "applied: failed (internal), retry scheduled"
+    document = world.get(document_id)
+    assert document.status == Status.PENDING and document.rejection_code is None
+    assert world.job(document.current_job_id).status == JobStatus.CREATED
+
+
+def test_an_unclear_type_goes_to_a_person(world):
+    document_id, job_id = submitted(world, kind=None)
+    delivered(world, completed(job_id, fields={}, document_type="unknown"))
+    process(world)
+    assert world.get(document_id).status == Status.ACTION_REQUIRED
+
+
+def test_a_failed_rerun_leaves_the_earlier_result_standing(world):
+    document_id = world.extracted()
+    from leadflow.services import versions
+    versions.reprocess(world.session, world.ports, world.advisor, document_id)
+    job_id = world.extraction.submitted[-1]["job_id"]
+    delivered(world, failed(job_id, "internal"))
+    assert process(world) == "applied: reprocess failed (internal)"
+    document = world.get(document_id)
+    assert document.status == Status.VERIFIED
+    assert document.verification_notes[-1]["code"] == "rerun_failed"
+
+
+def test_an_overdue_job_the_service_finished_is_applied_from_its_answer(world):
+    document_id, job_id = submitted(world)
+    world.extraction.answers[job_id] = {**completed(job_id), "status": "completed"}
+    world.clock.advance(timedelta(seconds=601))
+    assert callbacks.recover_overdue(world.session, world.ports, document_id, job_id) == "applied: VERIFIED"
+    assert world.session.get(CallbackDelivery, f"poll-{job_id}-1").outcome == "applied: VERIFIED"
+
+
+def test_an_overdue_job_the_service_is_still_working_on_gets_another_deadline(world):
+    document_id, job_id = submitted(world)
+    world.extraction.answers[job_id] = {"status": "running", "job_id": job_id}
+    world.clock.advance(timedelta(seconds=601))
+    assert callbacks.recover_overdue(world.session, world.ports, document_id, job_id) == "deadline extended"
+    assert world.job(job_id).deadline_at == world.clock.now() + timedelta(seconds=600)
+    assert world.get(document_id).status == Status.EXTRACTING
+
+
+def test_an_overdue_job_the_service_lost_is_given_up_and_submitted_again(world, events):
+    document_id, job_id = submitted(world)
+    world.clock.advance(timedelta(seconds=601))
+    events.clear()
+    assert callbacks.recover_overdue(world.session, world.ports, document_id, job_id) == "submitted again"
+    assert world.job(job_id).status == JobStatus.FAILED
+    assert world.get(document_id).status == Status.PENDING
+    assert (world.wallet().reserved, world.wallet().balance) == (0, 100), "its reservation is released"
+    assert events.of(VerificationRequested) == [VerificationRequested(document_id, world.brokerage.id)]
+
+
+def test_an_overdue_job_is_not_given_up_while_the_service_is_known_down(world):
+    document_id, job_id = submitted(world)
+    world.extraction.breaker.failed(), world.extraction.breaker.failed()
+    assert callbacks.recover_overdue(world.session, world.ports, document_id, job_id) == "waiting for the service"
+    assert world.job(job_id).status == JobStatus.ACCEPTED
+
+
+def test_an_overdue_job_whose_callback_won_the_race_is_left_to_it(world):
+    document_id, job_id = submitted(world)
+    delivered(world, completed(job_id))
+    process(world)
+    assert callbacks.recover_overdue(world.session, world.ports, document_id, job_id) == "finished meanwhile"
+    assert world.get(document_id).status == Status.VERIFIED
+
+
+def test_an_overdue_job_with_its_attempts_spent_becomes_a_failure_of_ours(world):
+    world.ports.settings["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] = 1
+    document_id, job_id = submitted(world)
+    assert callbacks.recover_overdue(world.session, world.ports, document_id, job_id) == "system failure"
+    document = world.get(document_id)
+    assert document.status == Status.PENDING and document.rejection_code is None
+    assert world.audit(document_id)[-1] == pipeline.SYSTEM_RETRY
+
+
+def test_a_finished_job_cannot_be_finished_again(world):
+    from leadflow.services import transitions
+    _, job_id = submitted(world)
+    assert transitions.finish(world.session, job_id, JobStatus.COMPLETED)
+    assert not transitions.finish(world.session, job_id, JobStatus.FAILED), "someone else finished it first"
+    world.session.commit()
+    assert world.job(job_id).status == JobStatus.COMPLETED
+
+
+def test_a_recorded_delivery_is_sent_for_processing_by_actor_name(world):
+    assert callbacks.enqueue_processing(world.ports, "msg_9")
+    assert world.jobs.sent == [("process-delivery", ("msg_9",), {"dedup_key": None, "take_over": False,
+                                                                  "delay_ms": None})]
