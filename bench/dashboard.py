@@ -159,8 +159,9 @@ def bench_cases() -> tuple[int, list[tuple[str, str]]]:
 
 
 def seeded_total(brokerage_id: int) -> int:
+    from leadflow.extensions import db
     from leadflow.services import counts
-    return sum(counts.for_brokerage(brokerage_id).values())
+    return sum(counts.for_brokerage(db.session, brokerage_id).values())
 
 
 def measure(client, path: str, runs: int) -> tuple[int, float, float]:

@@ -7,13 +7,13 @@ import click
 from flask.cli import AppGroup
 from sqlalchemy import select
 
-from leadflow import cli_seed, outbox, sweeps
+from leadflow import cli_seed, sweeps
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
-from leadflow.domain.events import VerificationRequested
-from leadflow.domain.lifecycle import Status
 from leadflow.extensions import db
-from leadflow.models import Brokerage, Document, User, Workspace, WorkspaceMember
+from leadflow.models import Brokerage, User, Workspace, WorkspaceMember
+from leadflow.ports import current_ports
+from leadflow.services import pipeline
 
 cli = AppGroup("leadflow", help="LeadFlow operator commands.")
 
@@ -48,7 +48,7 @@ def demo(password):
             brokerage = Brokerage(name=name)
             db.session.add(brokerage)
             db.session.flush()
-            billing.grant(brokerage.id, DEMO_CREDITS)
+            billing.grant(db.session, brokerage.id, DEMO_CREDITS)
         for role in ("advisor", "brokerage_admin"):
             email, person = people[role]
             _ensure_user(email, person, Role(role), brokerage.id, password)
@@ -128,13 +128,8 @@ def grant_credits(brokerage, pages):
         (Brokerage.name == brokerage) | (Brokerage.id == (int(brokerage) if brokerage.isdigit() else -1))))
     if row is None:
         raise click.UsageError(f"no brokerage {brokerage}")
-    wallet = billing.grant(row.id, pages)
-    waiting = db.session.scalars(select(Document.id).where(
-        Document.brokerage_id == row.id, Document.status == Status.PENDING.value)).all()
-    for document_id in waiting:
-        outbox.record(db.session, VerificationRequested(document_id, row.id))
-    outbox.commit()
-    click.echo(f"{row.name}: balance {wallet.balance} pages; {len(waiting)} waiting documents enqueued")
+    wallet, waiting = pipeline.grant_credits(db.session, row.id, pages)
+    click.echo(f"{row.name}: balance {wallet.balance} pages; {waiting} waiting documents enqueued")
 
 
 @cli.command("sweep")
@@ -149,7 +144,7 @@ def sweep(name):
 @cli.command("ledger-check")
 def ledger_check():
     """Print the ledger invariants; exit 1 on any discrepancy."""
-    problems = billing.check_all()
+    problems = billing.check_all(db.session)
     for brokerage_id, found in problems.items():
         for problem in found:
             click.echo(f"brokerage {brokerage_id}: {problem}")
@@ -164,7 +159,7 @@ def replay_delivery(delivery_id):
     """Apply a recorded callback delivery again (a no-op where it was applied)."""
     from leadflow.services import callbacks
     try:
-        click.echo(callbacks.process(delivery_id))
+        click.echo(callbacks.process(db.session, current_ports(), delivery_id))
     except callbacks.DeliveryTooEarly as exc:
         click.echo(f"not yet: {exc}; try again in a moment")
         sys.exit(1)

@@ -109,7 +109,7 @@ def seed(count: int, brokerage_name: str = DEFAULT_BROKERAGE, *, random_seed: in
         made += size
         progress(f"{made:,} / {count:,} documents")
 
-    counts.recount()
+    counts.recount(db.session)
     db.session.commit()
     if db.engine.dialect.name == "postgresql":
         for table in ("documents", "users", "workspaces", "workspace_members", "document_status_counts"):

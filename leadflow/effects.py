@@ -35,13 +35,13 @@ def close_reservation(event: ReservationDue) -> None:
     reservation and closes it."""
     try:
         if event.pages is None:
-            billing.release(event.job_id)
+            billing.release(db.session, event.job_id)
         else:
-            billing.settle(event.job_id, event.pages)
+            billing.settle(db.session, event.job_id, event.pages)
         db.session.commit()
     except ledger.ReservationClosed as exc:
         db.session.rollback()
-        billing.release(event.job_id)
+        billing.release(db.session, event.job_id)
         db.session.commit()
         log.warning("released instead of settling: %s", exc)
     except Exception:

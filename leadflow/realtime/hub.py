@@ -92,7 +92,7 @@ class Hub:
         document = db.session.get(Document, document_id)
         if document is None:
             return
-        facts = scoping.document_facts(document)
+        facts = scoping.document_facts(db.session, document)
         viewers = [u for u in db.session.scalars(db.select(User).where(User.id.in_(user_ids)))
                    if may_see(u.viewer, facts)]
         if not viewers:

@@ -12,6 +12,7 @@ from leadflow.services import documents, review, views
 from leadflow.services import versions as version_service
 from leadflow.services.search import Cursor, Filters
 from leadflow.web import params
+from leadflow.ports import current_ports
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 PAGE_SIZE = 50
@@ -33,8 +34,8 @@ def upload():
     workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     data = file.stream.read(max_bytes + 1)
-    document = documents.upload(current_user, filename=file.filename, data=data, title=title, kind=kind,
-                                workspace_id=workspace_id, max_bytes=max_bytes)
+    document = documents.upload(db.session, current_ports(), current_user, filename=file.filename, data=data,
+                                title=title, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes)
     return jsonify(document_json(document)), 201
 
 
@@ -49,7 +50,7 @@ def offer_upload():
     size = params.integer(body.get("size"), "size", maximum=2 ** 63 - 1,
                           message="size must be the file's size in bytes, a whole number above 0.")
     intent, target = documents.offer_direct_upload(
-        current_user, filename=filename, content_type=content_type, size=size,
+        db.session, current_ports(), current_user, filename=filename, content_type=content_type, size=size,
         title=params.text(body.get("title"), "title"), kind=params.text(body.get("kind"), "kind", max_length=40),
         workspace_id=params.optional_integer(body.get("workspace_id"), "workspace_id"), max_bytes=max_bytes)
     return jsonify(document_id=intent.id, upload=target), 201
@@ -58,7 +59,7 @@ def offer_upload():
 @bp.post("/documents/<document_id>/complete")
 @login_required
 def complete_upload(document_id):
-    document = documents.complete_direct_upload(current_user, document_id,
+    document = documents.complete_direct_upload(db.session, current_ports(), current_user, document_id,
                                                 max_bytes=current_app.config["MAX_UPLOAD_BYTES"])
     return jsonify(document_json(document)), 201
 
@@ -84,13 +85,13 @@ def list_documents():
 @bp.get("/documents/<document_id>")
 @login_required
 def get_document(document_id):
-    return jsonify(document_json(documents.get_visible(current_user, document_id)))
+    return jsonify(document_json(documents.get_visible(db.session, current_user, document_id)))
 
 
 @bp.get("/documents/<document_id>/history")
 @login_required
 def history(document_id):
-    document = documents.get_visible(current_user, document_id)
+    document = documents.get_visible(db.session, current_user, document_id)
     return jsonify(history=[dict(entry, at=_iso(entry["at"]))
                             for entry in views.document_history(db.session, document, current_user.role)])
 
@@ -110,7 +111,7 @@ def schema(document_id):
 @bp.get("/documents/<document_id>/versions")
 @login_required
 def versions(document_id):
-    document = documents.get_visible(current_user, document_id)
+    document = documents.get_visible(db.session, current_user, document_id)
     rows = views.versions(db.session, document)
     return jsonify(versions=[{"id": v.id, "part": v.part, "number": v.number, "cause": v.cause,
                               "actor_id": v.actor_id, "job_id": v.job_id, "replaces_id": v.replaces_id,
@@ -120,33 +121,37 @@ def versions(document_id):
 @bp.post("/documents/<document_id>/reprocess")
 @login_required
 def reprocess(document_id):
-    return jsonify(document_json(version_service.reprocess(current_user, document_id))), 202
+    document = version_service.reprocess(db.session, current_ports(), current_user, document_id)
+    return jsonify(document_json(document)), 202
 
 
 @bp.post("/documents/<document_id>/customise")
 @login_required
 def customise(document_id):
-    document = version_service.customise(current_user, document_id, _json_body().get("output_spec"))
+    document = version_service.customise(db.session, current_ports(), current_user, document_id,
+                                         _json_body().get("output_spec"))
     return jsonify(document_json(document)), 202
 
 
 @bp.post("/documents/<document_id>/corrections")
 @login_required
 def corrections(document_id):
-    return jsonify(document_json(version_service.correct(current_user, document_id, _json_body().get("changes"))))
+    document = version_service.correct(db.session, current_ports(), current_user, document_id,
+                                       _json_body().get("changes"))
+    return jsonify(document_json(document))
 
 
 @bp.post("/documents/<document_id>/revert")
 @login_required
 def revert(document_id):
-    return jsonify(document_json(version_service.revert(current_user, document_id)))
+    return jsonify(document_json(version_service.revert(db.session, current_ports(), current_user, document_id)))
 
 
 @bp.post("/documents/<document_id>/shares")
 @login_required
 def share(document_id):
     email = params.text(_json_body().get("email"), "email", max_length=320, required=True)
-    row = documents.share(current_user, document_id, email)
+    row = documents.share(db.session, current_user, document_id, email)
     return jsonify(document_id=row.document_id, user_id=row.user_id), 201
 
 
@@ -154,15 +159,16 @@ def share(document_id):
 @login_required
 def decision(document_id):
     body = _json_body()
-    document = review.decide(current_user, document_id, document_type=body.get("document_type"),
-                             reject_reason=body.get("reject"), fields=body.get("fields"))
+    document = review.decide(db.session, current_ports(), current_user, document_id,
+                             document_type=body.get("document_type"), reject_reason=body.get("reject"),
+                             fields=body.get("fields"))
     return jsonify(document_json(document))
 
 
 @bp.post("/documents/<document_id>/retry")
 @login_required
 def retry(document_id):
-    return jsonify(document_json(review.retry(current_user, document_id))), 202
+    return jsonify(document_json(review.retry(db.session, current_user, document_id))), 202
 
 
 @bp.get("/credits")
@@ -170,7 +176,7 @@ def retry(document_id):
 def credits():
     if not may_see_credits(current_user.role):
         raise Forbidden("Only the brokerage's admin sees its credits.")
-    wallet = billing.wallet_state(current_user.brokerage_id)
+    wallet = billing.wallet_state(db.session, current_user.brokerage_id)
     open_rows = [r for r, _document_id, _title in views.open_reservations(db.session, current_user.brokerage_id)]
     return jsonify(wallet={"granted": wallet.granted, "balance": wallet.balance, "reserved": wallet.reserved,
                            "settled": wallet.settled},
@@ -192,9 +198,9 @@ def document_json(document: Document) -> dict:
 
 
 def _version_body(document_id: str, part: str):
-    document = documents.get_visible(current_user, document_id)
+    document = documents.get_visible(db.session, current_user, document_id)
     number = params.int_arg("version")
-    version, body = version_service.version_body(document, part, number)
+    version, body = version_service.version_body(db.session, current_ports(), document, part, number)
     return jsonify(version=version.number, cause=version.cause, **{part: body})
 
 

@@ -3,7 +3,9 @@ import logging
 
 from flask import Blueprint, jsonify, request
 
+from leadflow.extensions import db
 from leadflow.extraction.webhooks import WebhookVerificationError
+from leadflow.ports import current_ports
 from leadflow.services import callbacks
 
 bp = Blueprint("callbacks", __name__, url_prefix="/api/extraction")
@@ -14,7 +16,7 @@ log = logging.getLogger(__name__)
 def receive():
     body = request.get_data(cache=False)
     try:
-        receipt = callbacks.receive(request.headers, body)
+        receipt = callbacks.receive(db.session, current_ports(), request.headers, body)
     except WebhookVerificationError as exc:
         log.warning("refused a callback: %s", exc)
         return jsonify(error={"code": "invalid_signature", "message": "The webhook signature is not valid."}), 401

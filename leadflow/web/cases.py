@@ -8,6 +8,7 @@ from leadflow.models import Workspace
 from leadflow.services import checklist, views
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import preload_names
+from leadflow.ports import current_ports
 
 bp = Blueprint("cases", __name__)
 
@@ -20,7 +21,8 @@ def show(workspace_id):
     preload_names(rows)
     return render_template("workspaces/show.html", view="workspace", workspace=case,
                            members=views.case_members(db.session, case), viewer=current_user, documents=rows,
-                           items=checklist.for_workspace(case.id, case.brokerage_id))
+                           items=checklist.for_workspace(db.session, current_ports().storage, case.id,
+                                                         case.brokerage_id))
 
 
 @bp.get("/workspaces/<int:workspace_id>/checklist")
@@ -28,7 +30,8 @@ def show(workspace_id):
 def checklist_partial(workspace_id):
     case = _workspace_or_404(workspace_id)
     return render_template("workspaces/_checklist.html", workspace=case,
-                           items=checklist.for_workspace(case.id, case.brokerage_id))
+                           items=checklist.for_workspace(db.session, current_ports().storage, case.id,
+                                                         case.brokerage_id))
 
 
 def _workspace_or_404(workspace_id: int) -> Workspace:

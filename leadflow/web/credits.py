@@ -23,13 +23,13 @@ def index():
     brokerage_id = current_user.brokerage_id
     months = views.settled_by_month(db.session, brokerage_id, clock.now(), CHART_MONTHS)
     allowance = current_app.config["CLIENT_DAILY_PAGE_ALLOWANCE"]
-    return render_template("credits/index.html", wallet=billing.wallet_state(brokerage_id),
+    return render_template("credits/index.html", wallet=billing.wallet_state(db.session, brokerage_id),
                            reservations=views.open_reservations(db.session, brokerage_id), months=months,
                            chart=bar_chart(months), brokerage=db.session.get(Brokerage, brokerage_id),
                            allowance=allowance,
-                           at_allowance=billing.clients_at_allowance(brokerage_id, allowance, clock.now()),
+                           at_allowance=billing.clients_at_allowance(db.session, brokerage_id, allowance, clock.now()),
                            # The same check as `leadflow ledger-check`, not a sum of the wallet's own columns.
-                           ledger_problems=billing.check_all(brokerage_id).get(brokerage_id, []))
+                           ledger_problems=billing.check_all(db.session, brokerage_id).get(brokerage_id, []))
 
 
 def bar_chart(months: list[tuple[str, int]], width: int = 720, height: int = 240) -> dict:

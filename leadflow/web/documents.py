@@ -16,6 +16,7 @@ from leadflow.services import versions as version_service
 from leadflow.web import params
 from leadflow.web.templating import preload_names
 from leadflow.wiring import adapters
+from leadflow.ports import current_ports
 
 bp = Blueprint("documents", __name__)
 
@@ -54,7 +55,8 @@ def diff(document_id):
         abort(404)
     try:
         older, newer = _int_arg("from"), _int_arg("to")
-        (a, body_a), (b, body_b) = (version_service.version_body(doc, "content", n) for n in (older, newer))
+        (a, body_a), (b, body_b) = (version_service.version_body(db.session, current_ports(), doc, "content", n)
+                                    for n in (older, newer))
     except LeadflowError as error:
         return render_template("documents/_diff.html", error=error.message), error.status
     changes = diff_fields((body_a or {}).get("fields") or {}, (body_b or {}).get("fields") or {})
@@ -76,7 +78,7 @@ def correct(document_id):
         changes = _changes_from_form(doc, request.form)
         if not changes:
             raise InvalidInput("Nothing was changed.", code="no_changes")
-        doc = version_service.correct(current_user, doc.id, changes)
+        doc = version_service.correct(db.session, current_ports(), current_user, doc.id, changes)
     except LeadflowError as error:
         return _panel_answer("fields", doc, error=error.message, status=error.status, form=request.form)
     return _panel_answer("fields", doc, message=f"Saved: {', '.join(sorted(changes))}. A new version is "
@@ -86,7 +88,8 @@ def correct(document_id):
 @bp.post("/documents/<document_id>/reprocess")
 @login_required
 def reprocess(document_id):
-    return _action(document_id, lambda: version_service.reprocess(current_user, document_id),
+    return _action(document_id,
+                   lambda: version_service.reprocess(db.session, current_ports(), current_user, document_id),
                    "Extracting again. The result becomes a new version when it arrives.")
 
 
@@ -100,7 +103,7 @@ def customise(document_id):
     def customised():
         if not fields:
             raise InvalidInput("Pick at least one field to extract.")
-        return version_service.customise(current_user, document_id, {"fields": fields})
+        return version_service.customise(db.session, current_ports(), current_user, document_id, {"fields": fields})
     return _action(document_id, customised,
                    f"Asked for {', '.join(fields)}. The new shape becomes a version when it arrives.")
 
@@ -108,7 +111,7 @@ def customise(document_id):
 @bp.post("/documents/<document_id>/revert")
 @login_required
 def revert(document_id):
-    return _action(document_id, lambda: version_service.revert(current_user, document_id),
+    return _action(document_id, lambda: version_service.revert(db.session, current_ports(), current_user, document_id),
                    "Back to the original extraction, as a new version.")
 
 
@@ -120,7 +123,7 @@ def share(document_id):
     def shared():
         if not email:
             raise InvalidInput("Give the email address of the person to share with.")
-        documents.share(current_user, document_id, email)
+        documents.share(db.session, current_user, document_id, email)
         return _document_or_404(document_id)
     return _action(document_id, shared, f"Shared with {email}. They see it among their documents now.")
 
@@ -130,7 +133,7 @@ def share(document_id):
 def retry(document_id):
     """Retry a system failure; answers with the row (out of band), its error inline."""
     try:
-        doc = review.retry(current_user, document_id)
+        doc = review.retry(db.session, current_user, document_id)
     except LeadflowError as error:
         doc = _document_or_404(document_id)
         return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True,
@@ -157,7 +160,7 @@ def diff_fields(older: dict, newer: dict) -> list[dict]:
 
 def _fields_panel(doc: Document) -> dict:
     try:
-        version, body = version_service.version_body(doc, "content")
+        version, body = version_service.version_body(db.session, current_ports(), doc, "content")
     except NotFound:
         return {"content_version": None, "fields": {}}
     fields = (body or {}).get("fields") or {}
@@ -195,7 +198,7 @@ def _history_panel(doc: Document) -> dict:
 
 def _document_or_404(document_id: str) -> Document:
     try:
-        return documents.get_visible(current_user, document_id)
+        return documents.get_visible(db.session, current_user, document_id)
     except NotFound:
         abort(404)
 

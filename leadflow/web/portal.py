@@ -15,6 +15,7 @@ from leadflow.models import Workspace
 from leadflow.services import checklist, documents, views
 from leadflow.web import i18n, params
 from leadflow.web.auth import roles_required
+from leadflow.ports import current_ports
 
 bp = Blueprint("portal", __name__, url_prefix="/portal")
 # A case holds tens of documents; this bounds a page for a case that somehow holds thousands.
@@ -55,8 +56,9 @@ def upload():
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     for file in files:
         try:
-            document = documents.upload(current_user, filename=file.filename, data=file.stream.read(max_bytes + 1),
-                                        title=None, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes)
+            document = documents.upload(db.session, current_ports(), current_user, filename=file.filename,
+                                        data=file.stream.read(max_bytes + 1), title=None, kind=kind,
+                                        workspace_id=workspace_id, max_bytes=max_bytes)
         except LeadflowError as error:
             flash(i18n.t("not_uploaded", lang, name=file.filename, reason=error.message), "error")
             continue
@@ -85,7 +87,7 @@ def _checklist_context(case: Workspace | None) -> dict:
     """The case's checklist items, each with its documents, and the visible documents on no item."""
     rows = views.case_documents(db.session, current_user.viewer, case, CASE_LIMIT)
     by_id = {d.id: d for d in rows}
-    states = checklist.for_documents(rows)
+    states = checklist.for_documents(db.session, current_ports().storage, rows)
     placed = {d.id for s in states for d in s.documents}
     items = [(s, [by_id[d.id] for d in s.documents]) for s in states]
     needed = [s for s in states if s.state != "not_needed"]

@@ -18,6 +18,7 @@ from leadflow.services import views
 # The two lists this screen shows (tests read their queries from here).
 from leadflow.services.views import failed_documents, review_documents  # noqa: F401
 from leadflow.web.auth import roles_required
+from leadflow.ports import current_ports
 
 bp = Blueprint("review", __name__, url_prefix="/review")
 FIELD_PREFIX = "field."  # form inputs for the fields a reviewer reads: field.period, field.net, ...
@@ -71,18 +72,19 @@ def decide(document_id):
             reason = (request.form.get("reason") or "").strip()
             if not reason:
                 raise InvalidInput("Give a reason to reject: the client reads it.")
-            document = review_service.decide(current_user, document_id, reject_reason=reason)
+            document = review_service.decide(db.session, current_ports(), current_user, document_id,
+                                             reject_reason=reason)
         elif request.form.get("action") == "read":
             # The fields the reader missed, as the reviewer read them off the preview.
             fields = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
                       if key.startswith(FIELD_PREFIX)}
-            document = review_service.decide(current_user, document_id, fields=fields)
+            document = review_service.decide(db.session, current_ports(), current_user, document_id, fields=fields)
         else:
-            document = review_service.decide(current_user, document_id,
+            document = review_service.decide(db.session, current_ports(), current_user, document_id,
                                              document_type=request.form.get("document_type"))
     except LeadflowError as error:
         try:
-            document = documents.get_visible(current_user, document_id)
+            document = documents.get_visible(db.session, current_user, document_id)
         except NotFound:
             abort(404)
         typed = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
@@ -104,7 +106,7 @@ def _stuck_context() -> dict:
     groups.append({"status": Status.EXTRACTING.value, "threshold": None, "sweep": "deadline",
                    "remedy": "the deadline sweep asks the service, submits again or fails it",
                    "rows": [(d, deadline) for d, deadline in overdue]})
-    problems = billing.check_all()
+    problems = billing.check_all(db.session)
     names = views.brokerage_names(db.session, problems) if problems else {}
     discrepancies = [{"brokerage_id": bid, "brokerage": names.get(bid, f"#{bid}"), "problems": found}
                      for bid, found in sorted(problems.items())]

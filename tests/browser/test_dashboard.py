@@ -282,9 +282,9 @@ def _failed_for_system_reasons(app, world) -> str:
                                 status="PENDING", filename="statement.pdf", content_type="application/pdf",
                                 size_bytes=len(data), storage_key=key, verification_notes=[], created_at=now,
                                 updated_at=now, status_changed_at=now))
-        counts.bump(world.brokerage_a, {"PENDING": 1})
+        counts.bump(db.session, world.brokerage_a, {"PENDING": 1})
         db.session.flush()
-        transitions.apply(document_id, Status.PENDING, Status.REJECTED, action="retries_exhausted",
+        transitions.apply(db.session, document_id, Status.PENDING, Status.REJECTED, action="retries_exhausted",
                           note="Verification failed after 3 attempts: storage timeout",
                           rejection_code="SYSTEM_RETRIES_EXHAUSTED",
                           verification_notes=[{"code": "system_failure", "en": "Our system could not check this "
@@ -316,9 +316,9 @@ def _ledger_history(app, world) -> None:
             db.session.add(ExtractionJob(id=job_id, document_id=document_id, brokerage_id=world.brokerage_a,
                                          mode="first", status="accepted" if pages is None else "completed"))
             db.session.flush()
-            billing.reserve(world.brokerage_a, job_id, pages or 6)
+            billing.reserve(db.session, world.brokerage_a, job_id, pages or 6)
             if pages is not None:
-                billing.settle(job_id, pages)
+                billing.settle(db.session, job_id, pages)
             db.session.commit()
         clock.travel_to(TODAY)
         db.session.remove()
@@ -329,6 +329,6 @@ def _settled(app, world) -> int:
     from leadflow.extensions import db
     with app.app_context():
         try:
-            return billing.wallet_state(world.brokerage_a).settled
+            return billing.wallet_state(db.session, world.brokerage_a).settled
         finally:
             db.session.remove()

@@ -94,7 +94,7 @@ def seeded(app, world):
                                     content_type="application/pdf", size_bytes=1000, storage_key=f"tie/{i}",
                                     verification_notes=[], created_at=tie, updated_at=tie, status_changed_at=tie))
         db.session.commit()
-        counts.recount()
+        counts.recount(db.session)
         db.session.commit()
         rows = db.session.scalars(db.select(Document).where(Document.brokerage_id == world.brokerage_a)
                                   .order_by(Document.created_at.desc(), Document.id.desc())).all()
@@ -305,7 +305,7 @@ def test_the_stuck_and_failed_tab_lists_system_failures_stuck_work_and_ledger_di
     failed = _bare_document(app, world, "Failed payslip")
     stuck = _bare_document(app, world, "Stuck payslip", created=clock.now() - timedelta(hours=1))
     with app.app_context():
-        transitions.apply(failed, Status.PENDING, Status.REJECTED, action="retries_exhausted",
+        transitions.apply(db.session, failed, Status.PENDING, Status.REJECTED, action="retries_exhausted",
                           rejection_code="SYSTEM_RETRIES_EXHAUSTED")
         db.session.execute(db.update(CreditWallet).where(CreditWallet.brokerage_id == world.brokerage_b)
                            .values(balance=CreditWallet.balance - 7))
@@ -350,9 +350,9 @@ def test_the_credits_page_shows_the_wallet_open_reservations_and_pages_settled_p
             db.session.add(ExtractionJob(id=job_id, document_id=document_id, brokerage_id=world.brokerage_a,
                                          mode="first", status="accepted"))
             db.session.flush()
-            billing.reserve(world.brokerage_a, job_id, reserved)
+            billing.reserve(db.session, world.brokerage_a, job_id, reserved)
             if used is not None:
-                billing.settle(job_id, used)
+                billing.settle(db.session, job_id, used)
             db.session.commit()
         clock.travel_to(TODAY)
     page = signed_in(app, world.admin_a).get("/credits").get_data(as_text=True)
@@ -392,7 +392,7 @@ def _bare_document(app, world, title: str, created: datetime | None = None) -> s
                             filename="p.pdf", content_type="application/pdf", size_bytes=100, storage_key="none/p.pdf",
                             verification_notes=[], created_at=created, updated_at=created, status_changed_at=created)
         db.session.add(document)
-        counts.bump(world.brokerage_a, {"PENDING": 1})
+        counts.bump(db.session, world.brokerage_a, {"PENDING": 1})
         db.session.commit()
         document_id = document.id
         db.session.remove()

@@ -168,7 +168,7 @@ def test_a_settlement_that_fails_after_the_status_commit_is_settled_by_the_sweep
     monkeypatch.undo()
     with app.app_context():
         assert sweeps.run("reservations") == 1
-        assert billing.check_all() == {}
+        assert billing.check_all(db.session) == {}
     assert reservation(app, job_id).status == "settled"
 
 
@@ -184,7 +184,7 @@ def test_a_job_that_fails_releases_its_reservation(world, app, live):
     assert reservation(app, job_id).status == "released"
     with app.app_context():
         assert db.session.get(CreditWallet, world.brokerage_a).balance == balance_before + 1
-        assert billing.check_all() == {}
+        assert billing.check_all(db.session) == {}
 
 
 def test_an_expired_reservation_cannot_be_settled_and_the_sweep_releases_it(world, app, live):
@@ -192,7 +192,7 @@ def test_an_expired_reservation_cannot_be_settled_and_the_sweep_releases_it(worl
     with app.app_context():
         clock.shift(billing.RESERVATION_LIFETIME + timedelta(minutes=1))
         with pytest.raises(ledger.ReservationClosed):
-            billing.settle(job_id, 1)
+            billing.settle(db.session, job_id, 1)
         db.session.rollback()
         assert sweeps.run("reservations") == 1
     assert reservation(app, job_id).status == "released"
@@ -242,7 +242,7 @@ def test_the_status_log_keeps_every_payload_even_when_applying_the_callback_fail
     document_id, job_id = extracting(world, app, live, HoldingService())
     attempts = []
 
-    def audit_down(delivery):
+    def audit_down(session, ports, delivery):
         attempts.append(delivery.id)
         raise RuntimeError("audit table locked")
 
@@ -290,7 +290,7 @@ def test_a_wallet_that_cannot_cover_a_document_waits_and_goes_on_once_credits_ar
     assert "1 waiting documents enqueued" in result.output
     assert world.client_a.api.wait_for_status(document_id, SETTLED)["status"] == "VERIFIED"
     with app.app_context():
-        assert billing.check_all() == {}
+        assert billing.check_all(db.session) == {}
 
 
 def test_ledger_check_prints_the_invariant_and_fails_on_a_discrepancy(world, app):
@@ -319,7 +319,7 @@ def test_the_database_refuses_a_negative_balance_and_a_second_reservation_for_a_
                                              expires_at=clock.now()))
             db.session.flush()
         db.session.rollback()
-        assert billing.reserve(world.brokerage_a, job_id, 1).job_id == job_id  # idempotent per job
+        assert billing.reserve(db.session, world.brokerage_a, job_id, 1).job_id == job_id  # idempotent per job
 
 
 def test_a_type_decided_by_a_person_is_extracted_again_as_that_type_and_verified(world, app, live):

@@ -18,6 +18,7 @@ from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionClient
 from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, ExtractionJob
 from leadflow.services import pipeline, transitions
+from leadflow.ports import current_ports
 from tests.conftest import SAMPLES
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until
@@ -179,7 +180,8 @@ def test_a_duplicate_message_for_a_finished_document_changes_nothing(world, app,
     assert audit(app, document_id) == trail
     assert events.events == seen
     with app.app_context():
-        assert pipeline.verify_document(document_id, world.brokerage_a) == pipeline.Outcome.SKIPPED_TERMINAL
+        assert pipeline.verify_document(db.session, current_ports(), document_id, world.brokerage_a) == \
+            pipeline.Outcome.SKIPPED_TERMINAL
 
 
 def test_a_message_naming_another_brokerage_is_failed_without_retry_and_touches_nothing(world, app, live, caplog):
@@ -197,7 +199,7 @@ def test_a_message_naming_another_brokerage_is_failed_without_retry_and_touches_
     assert sum(document_id in r.getMessage() for r in caplog.records if r.name == "leadflow.security") == 1
     assert message.options.get("retries") is None
     with app.app_context(), pytest.raises(pipeline.TenantMismatch):
-        pipeline.verify_document(document_id, world.brokerage_b)
+        pipeline.verify_document(db.session, current_ports(), document_id, world.brokerage_b)
 
 
 def test_of_several_workers_racing_for_one_document_exactly_one_claims_it(world, app, live):
@@ -208,7 +210,7 @@ def test_of_several_workers_racing_for_one_document_exactly_one_claims_it(world,
     def worker():
         with app.app_context():
             barrier.wait()
-            outcomes.append(pipeline.verify_document(document_id, world.brokerage_a))
+            outcomes.append(pipeline.verify_document(db.session, current_ports(), document_id, world.brokerage_a))
             db.session.remove()
 
     threads = [threading.Thread(target=worker) for _ in range(4)]
@@ -248,7 +250,7 @@ def test_a_document_stalled_in_processing_is_reset_with_an_audit_note_and_finish
     document_id = _upload_without_enqueue(world, app)
     with app.app_context():
         # What a worker killed right after its claim leaves behind.
-        assert transitions.apply(document_id, Status.PENDING, Status.PROCESSING, action="claimed")
+        assert transitions.apply(db.session, document_id, Status.PENDING, Status.PROCESSING, action="claimed")
         outbox.commit()
         assert sweeps.run("stalled") == 0, "not stalled yet"
         clock.shift(timedelta(minutes=11))
@@ -317,10 +319,10 @@ def test_an_event_leaves_only_after_its_transaction_commits(world, app, live, ev
     live.drain()
     events.events.clear()
     with app.app_context():
-        assert transitions.apply(document_id, Status.PENDING, Status.PROCESSING, action="claimed")
+        assert transitions.apply(db.session, document_id, Status.PENDING, Status.PROCESSING, action="claimed")
         outbox.rollback()
         assert stored(app, document_id).status == "PENDING"
-        assert transitions.apply(document_id, Status.PENDING, Status.PROCESSING, action="claimed")
+        assert transitions.apply(db.session, document_id, Status.PENDING, Status.PROCESSING, action="claimed")
         outbox.commit()
     app.extensions["leadflow"].bus.join(5)
     assert events.statuses(document_id) == ["PROCESSING"]

@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from leadflow.billing import ledger
 from leadflow.factory import create_app
+from leadflow.extensions import db
 from tests.plugins.postgres import fresh_database
 
 THREADS = 50
@@ -64,9 +65,9 @@ def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balance
     used = {job: rng.randint(0, pages[job] + 2) for job in pages}   # some use more than reserved
     with app.app_context():
         brokerage_id = _seed(db, [*sum(own_jobs, []), *shared_jobs])
-        billing.grant(brokerage_id, GRANTED)
+        billing.grant(db.session, brokerage_id, GRANTED)
         for job in shared_jobs:
-            billing.reserve(brokerage_id, job, pages[job])
+            billing.reserve(db.session, brokerage_id, job, pages[job])
         db.session.commit()
         db.session.remove()
 
@@ -93,7 +94,7 @@ def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balance
         try:
             for job in own_jobs[t]:
                 try:
-                    transaction(lambda: billing.reserve(brokerage_id, job, pages[job]))
+                    transaction(lambda: billing.reserve(db.session, brokerage_id, job, pages[job]))
                 except ledger.InsufficientCredits:
                     with lock:
                         refused.add(job)
@@ -103,12 +104,12 @@ def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balance
             steps = [("settle", first), ("release", second), ("settle" if t % 5 else "release", shared)]
             for verb, job in steps:
                 if verb == "settle":
-                    result = transaction(lambda: billing.settle(job, used[job]))
+                    result = transaction(lambda: billing.settle(db.session, job, used[job]))
                     if result is not None:
                         with lock:
                             charged.append(result.charged)
                             closes[job] += 1
-                elif transaction(lambda: billing.release(job)):
+                elif transaction(lambda: billing.release(db.session, job)):
                     with lock:
                         closes[job] += 1
         except Exception as exc:  # reported below: a thread's failure must fail the test
@@ -124,7 +125,7 @@ def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balance
     assert errors == []
 
     with app.app_context():
-        assert billing.check_all() == {}
+        assert billing.check_all(db.session) == {}
         wallet = db.session.get(CreditWallet, brokerage_id)
         reservations = db.session.scalars(select(CreditReservation)).all()
         states = defaultdict(list)

@@ -29,6 +29,7 @@ from leadflow.extraction.client import ExtractionClient, ServiceDown
 from leadflow.models import AuditEntry, CallbackDelivery, Document, ExtractionJob
 from leadflow.services import pipeline
 from leadflow.storage.s3 import S3Storage
+from leadflow.ports import current_ports
 from tests.conftest import SAMPLES
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until
@@ -149,8 +150,8 @@ def test_while_the_extraction_service_is_known_down_documents_stay_pending_and_s
     seen = []
     real_verify = pipeline.verify_document
 
-    def counted(document_id, brokerage_id):
-        outcome = real_verify(document_id, brokerage_id)
+    def counted(session, ports, document_id, brokerage_id):
+        outcome = real_verify(session, ports, document_id, brokerage_id)
         seen.append((document_id, outcome))
         return outcome
 
@@ -226,8 +227,8 @@ def test_while_storage_is_frozen_documents_stay_pending_and_spend_no_attempt_the
     waiting = set()
     real_verify = pipeline.verify_document
 
-    def watched(document_id, brokerage_id):
-        outcome = real_verify(document_id, brokerage_id)
+    def watched(session, ports, document_id, brokerage_id):
+        outcome = real_verify(session, ports, document_id, brokerage_id)
         if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
             waiting.add(document_id)
         return outcome
@@ -288,7 +289,8 @@ def test_a_system_failure_walks_the_retry_schedule_and_ends_with_a_person_never_
         with app.app_context():
             clock.shift(timedelta(minutes=6))
             assert sweeps.run("pending") == 0 and sweeps.run("retries") == 0
-            assert pipeline.verify_document(document_id, world.brokerage_a) == pipeline.Outcome.NOT_DUE
+            assert pipeline.verify_document(db.session, current_ports(), document_id, world.brokerage_a) == \
+                pipeline.Outcome.NOT_DUE
             clock.shift(timedelta(minutes=5))
             assert sweeps.run("retries") == 1
         extracting(document_id)
@@ -339,7 +341,7 @@ def test_a_file_problem_reported_by_the_reader_is_still_a_rejection_the_client_c
             "type": "job.failed", "job_id": job_id,
             "data": {"error": {"code": "unreadable", "message": "no text", "retryable": False}}}))
         db.session.commit()
-        callbacks.process(f"test-{job_id}")
+        callbacks.process(db.session, current_ports(), f"test-{job_id}")
     done = world.client_a.api.document(document_id)
     assert (done["status"], done["rejection_code"]) == ("REJECTED", "UNREADABLE")
 
@@ -356,7 +358,7 @@ def test_a_system_failure_reported_by_the_reader_is_retried_not_rejected(world, 
             "type": "job.failed", "job_id": job_id,
             "data": {"error": {"code": "internal_error", "message": "worker crashed", "retryable": True}}}))
         db.session.commit()
-        assert callbacks.process(f"test-{job_id}").endswith("retry scheduled")
+        assert callbacks.process(db.session, current_ports(), f"test-{job_id}").endswith("retry scheduled")
     done = world.client_a.api.document(document_id)
     assert done["status"] == "PENDING" and done["rejection_code"] is None
     assert audit(app, document_id)[-1][:3] == ("system_retry", "EXTRACTING", "PENDING")

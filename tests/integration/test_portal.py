@@ -69,9 +69,11 @@ def test_the_language_switch_refuses_a_forged_request_and_a_language_it_does_not
 def test_the_checklist_shows_each_item_of_a_case_as_its_documents_stand(world, app):
     uploaded = _upload_halfway_case(world.client_a.api)
 
+    from leadflow.extensions import db
+    from leadflow.ports import current_ports
     from leadflow.services import checklist
     with app.app_context():
-        states = checklist.for_workspace(world.workspace_a, world.brokerage_a)
+        states = checklist.for_workspace(db.session, current_ports().storage, world.workspace_a, world.brokerage_a)
         assert {s.item.key: s.state for s in states} == HALFWAY_STATES
         payslips = next(s for s in states if s.item.key == "payslips")
         assert (payslips.verified, payslips.needed) == (2, 3)

@@ -13,6 +13,7 @@ from leadflow.extensions import db
 from leadflow.models import User
 from leadflow.errors import Forbidden
 from leadflow.services import review
+from leadflow.ports import current_ports
 from tests.conftest import SAMPLES
 from tests.integration.test_exactly_once import post_callback
 from tests.integration.test_failure_matrix import audit, extraction_service
@@ -163,7 +164,7 @@ def test_only_a_platform_admin_reads_fields_in_review_and_the_service_itself_say
     with app.app_context():
         advisor = db.session.scalar(select(User).where(User.id == world.advisor_a.user_id))
         with pytest.raises(Forbidden):
-            review.decide(advisor, document_id, fields=body["fields"])
+            review.decide(db.session, current_ports(), advisor, document_id, fields=body["fields"])
         db.session.remove()
     assert world.client_a.api.document(document_id)["status"] == "ACTION_REQUIRED"
 

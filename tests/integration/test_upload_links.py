@@ -105,8 +105,8 @@ def test_on_s3_a_post_to_a_completed_upload_link_changes_nothing_that_is_read(s3
     from leadflow import clock
     from leadflow.extensions import db
     from leadflow.models import Brokerage, User
+    from leadflow.ports import current_ports
     from leadflow.services import documents
-    from leadflow.wiring import adapters
 
     original = BANK_STATEMENT.read_bytes()
     clock.travel_to(TODAY)
@@ -121,14 +121,15 @@ def test_on_s3_a_post_to_a_completed_upload_link_changes_nothing_that_is_read(s3
             db.session.commit()
 
             intent, target = documents.offer_direct_upload(
-                client, filename="statement.pdf", content_type="application/pdf", size=len(original), title=None,
-                kind="bank_statement", workspace_id=None, max_bytes=2 * 1024 * 1024)
+                db.session, current_ports(), client, filename="statement.pdf", content_type="application/pdf",
+                size=len(original), title=None, kind="bank_statement", workspace_id=None, max_bytes=2 * 1024 * 1024)
             assert _post_form(target, original).status_code in (200, 201, 204)
-            document = documents.complete_direct_upload(client, intent.id, max_bytes=2 * 1024 * 1024)
+            document = documents.complete_direct_upload(db.session, current_ports(), client, intent.id,
+                                                        max_bytes=2 * 1024 * 1024)
 
             again = _post_form(target, HOSTILE)
             assert again.status_code < 500   # the link still takes it (S3 cannot refuse), but to its own key
-            storage = adapters().storage
+            storage = current_ports().storage
             assert storage.get(document.storage_key) == original
             assert document.sha256 == hashlib.sha256(original).hexdigest()
             downloaded = requests.get(storage.download_url(document.storage_key), timeout=10)
@@ -162,12 +163,14 @@ BAD_OFFERS = [
 def test_an_upload_offer_with_a_value_no_client_should_send_is_a_4xx_and_commits_nothing(world, app):
     from leadflow.extensions import db
     from leadflow.models import UploadIntent, User
+    from leadflow.ports import current_ports
     from leadflow.services import documents
     with app.app_context():
         user = db.session.get(User, world.client_a.user_id)
         for bad in BAD_OFFERS:
-            _assert_refused(lambda: documents.offer_direct_upload(user, **{**GOOD_OFFER, **bad},
-                                                                  max_bytes=2 * 1024 * 1024), bad)
+            _assert_refused(lambda: documents.offer_direct_upload(db.session, current_ports(), user,
+                                                                  **{**GOOD_OFFER, **bad}, max_bytes=2 * 1024 * 1024),
+                            bad)
         assert db.session.scalar(db.select(db.func.count(UploadIntent.id))) == 0
         db.session.remove()
 
@@ -175,6 +178,7 @@ def test_an_upload_offer_with_a_value_no_client_should_send_is_a_4xx_and_commits
 def test_a_direct_upload_with_a_value_no_client_should_send_is_a_4xx_and_stores_nothing(world, app):
     from leadflow.extensions import db
     from leadflow.models import Document, User
+    from leadflow.ports import current_ports
     from leadflow.services import documents
     good = {"filename": "statement.pdf", "data": BANK_STATEMENT.read_bytes(), "title": None, "kind": None,
             "workspace_id": None}
@@ -182,7 +186,8 @@ def test_a_direct_upload_with_a_value_no_client_should_send_is_a_4xx_and_stores_
         user = db.session.get(User, world.client_a.user_id)
         for bad in ({"title": 5}, {"kind": 7}, {"workspace_id": 10 ** 30}, {"filename": b"x.pdf"},
                     {"data": "a string, not bytes"}, {"filename": "n" * 100_000}):
-            _assert_refused(lambda: documents.upload(user, **{**good, **bad}, max_bytes=2 * 1024 * 1024), bad)
+            _assert_refused(lambda: documents.upload(db.session, current_ports(), user, **{**good, **bad},
+                                                     max_bytes=2 * 1024 * 1024), bad)
         assert db.session.scalar(db.select(db.func.count(Document.id))) == 0
         db.session.remove()
 

@@ -73,8 +73,8 @@ def _build(url, instance, mp) -> harness.World:
         brokerage, other = Brokerage(name="Model Hypotheken"), Brokerage(name="Other Baufinanz")
         db.session.add_all([brokerage, other])
         db.session.flush()
-        billing.grant(brokerage.id, 1)
-        billing.grant(other.id, 1)
+        billing.grant(db.session, brokerage.id, 1)
+        billing.grant(db.session, other.id, 1)
         # A placeholder hash: werkzeug's scrypt would cost more than a whole example.
         client = User(email="client@model.example", name="Client Model", role="client",
                       brokerage_id=brokerage.id, password_hash="!")

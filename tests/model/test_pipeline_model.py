@@ -20,7 +20,7 @@ Invariants, after every step:
   of `lifecycle.ALLOWED`; one realtime event per audit row, none for a rolled-back change;
 - content versions: at most one per (job, part), numbered 1..n without gaps, one per applied
   extraction result;
-- the ledger balances (`billing.check_all()`); a closed reservation never changes again (nothing
+- the ledger balances (`billing.check_all(db.session)`); a closed reservation never changes again (nothing
   settled twice) and matches how its job ended (a completed job's pages charged, a failed job's
   released); an open reservation belongs to its document's live job, or to a finished job whose
   settlement a crash lost, and then only until the reservations sweep ran;
@@ -57,6 +57,7 @@ from leadflow.errors import Conflict, Unavailable
 from leadflow.extensions import db
 from leadflow.extraction import webhooks
 from leadflow.models import (AuditEntry, CallbackDelivery, CreditReservation, CreditWallet, Document,
+from leadflow.ports import current_ports
                              DocumentShare, DocumentVersion, ExtractionJob, StatusLogEntry, UploadIntent, User)
 from leadflow.services import callbacks, pipeline, review
 from leadflow.services import documents as document_service
@@ -212,7 +213,7 @@ class PipelineModel(RuleBasedStateMachine):
         """A verify-document payload whose brokerage does not own the document touches nothing."""
         before = self._snapshot()
         with self._worker(), pytest.raises(pipeline.TenantMismatch):
-            pipeline.verify_document(document, self.world.other_brokerage_id)
+            pipeline.verify_document(db.session, current_ports(), document, self.world.other_brokerage_id)
         assert self._snapshot() == before
 
     @rule(down=st.booleans())
@@ -249,7 +250,7 @@ class PipelineModel(RuleBasedStateMachine):
             headers = webhooks.headers_for(FORGED_SECRET, callback.delivery_id, body)
             before = self._snapshot()
             with self._worker(), pytest.raises(webhooks.WebhookVerificationError):
-                callbacks.receive(headers, body)
+                callbacks.receive(db.session, current_ports(), headers, body)
             assert self._snapshot() == before, "a forged callback changed something"
 
     @rule(name=st.sampled_from(list(sweeps.SWEEPS)), crash_after_commit=st.booleans(),
@@ -275,7 +276,7 @@ class PipelineModel(RuleBasedStateMachine):
     @rule()
     def brokerage_buys_credits(self):
         with self._worker():
-            billing.grant(self.world.brokerage_id, TOP_UP)
+            billing.grant(db.session, self.world.brokerage_id, TOP_UP)
             db.session.commit()
 
     @rule(document=documents, decision=st.sampled_from(["bank_statement", "reject"]))
@@ -288,9 +289,10 @@ class PipelineModel(RuleBasedStateMachine):
             admin = db.session.get(User, self.world.admin_id)
             try:
                 if decision == "reject":
-                    review.decide(admin, document, reject_reason="Not the statement we asked for.")
+                    review.decide(db.session, current_ports(), admin, document,
+                                  reject_reason="Not the statement we asked for.")
                 else:
-                    review.decide(admin, document, document_type=decision)
+                    review.decide(db.session, current_ports(), admin, document, document_type=decision)
                 outcome = "decided"
             except Conflict:
                 outcome = "conflict"
@@ -340,7 +342,7 @@ class PipelineModel(RuleBasedStateMachine):
         before = self._snapshot()
         lost = {DeliveryReceived} if handling == "lost_enqueue" else set()
         with self._worker(), self._losing(lost):
-            receipt = callbacks.receive(headers, callback.body)
+            receipt = callbacks.receive(db.session, current_ports(), headers, callback.body)
         callback.received += 1
         if receipt.duplicate:
             assert callback.received > 1, f"a first delivery of {callback.delivery_id} was taken for a duplicate"
@@ -379,7 +381,8 @@ class PipelineModel(RuleBasedStateMachine):
         before = self._document(document)
         claims_before = self._audit_count(document, action="claimed")
         handed_back_before = self._audit_count(document, to_status="PENDING")
-        results = self._in_threads(threads, lambda: pipeline.verify_document(document, self.world.brokerage_id))
+        results = self._in_threads(threads, lambda: pipeline.verify_document(db.session, current_ports(), document,
+                                                                             self.world.brokerage_id))
         claims = self._audit_count(document, action="claimed") - claims_before
         handed_back = self._audit_count(document, to_status="PENDING") - handed_back_before
         self._note(f"{threads} workers on {self._label(document)} ({before.status}): {self._describe(results)}")
@@ -400,7 +403,7 @@ class PipelineModel(RuleBasedStateMachine):
         """The same recorded delivery processed by several workers at once."""
         delivery_id = message.args[0]
         expected = self._expect(delivery_id)
-        results = self._in_threads(threads, lambda: callbacks.process(delivery_id))
+        results = self._in_threads(threads, lambda: callbacks.process(db.session, current_ports(), delivery_id))
         self._note(f"{threads} workers process {delivery_id} (expected {expected.kind}): {self._describe(results)}")
         too_early = [r for r in results if isinstance(r, callbacks.DeliveryTooEarly)]
         for result in results:
@@ -482,7 +485,7 @@ class PipelineModel(RuleBasedStateMachine):
     @invariant()
     def ledger_balances_and_nothing_is_settled_twice(self):
         with self._worker():
-            problems = billing.check_all()
+            problems = billing.check_all(db.session)
         assert not problems, problems
         rows = self._rows(
             select(CreditReservation.id, CreditReservation.job_id, CreditReservation.status,
@@ -568,8 +571,8 @@ class PipelineModel(RuleBasedStateMachine):
         extraction.down = False
         extraction.faults.clear()
         with self._worker():
-            if billing.wallet_state(self.world.brokerage_id).balance < 10:
-                billing.grant(self.world.brokerage_id, 10)
+            if billing.wallet_state(db.session, self.world.brokerage_id).balance < 10:
+                billing.grant(db.session, self.world.brokerage_id, 10)
                 db.session.commit()
         self._note(f"settle everything (the service {service})")
         rounds = 0
@@ -618,14 +621,14 @@ class PipelineModel(RuleBasedStateMachine):
             document_id, brokerage_id = message.args
             try:
                 with self._worker():
-                    result = pipeline.verify_document(str(document_id), int(brokerage_id))
+                    result = pipeline.verify_document(db.session, current_ports(), str(document_id), int(brokerage_id))
             except BaseException as exc:  # noqa: BLE001 (a crash is an outcome here)
                 result = exc
             self._verify_result(message, result)
         elif message.actor == "verification-retries-exhausted":
             document_id, brokerage_id, reason = message.args
             with self._worker():
-                moved = pipeline.fail_for_good(document_id, brokerage_id, reason[:300])
+                moved = pipeline.fail_for_good(db.session, current_ports(), document_id, brokerage_id, reason[:300])
             self._note(f"retries exhausted for {self._label(document_id)}: "
                        f"{'a system retry or a person' if moved else 'nothing to do'}")
         elif message.actor == "process-delivery":
@@ -678,7 +681,7 @@ class PipelineModel(RuleBasedStateMachine):
         before = self._snapshot()
         try:
             with self._worker(), self._losing(lose):
-                outcome = callbacks.process(delivery_id)
+                outcome = callbacks.process(db.session, current_ports(), delivery_id)
         except callbacks.DeliveryTooEarly as exc:
             self._note(f"process {delivery_id}: too early ({exc})")
             self._event("process-delivery: too early")

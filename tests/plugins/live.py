@@ -181,7 +181,7 @@ def world(app, live):
             brokerage = Brokerage(name=name)
             db.session.add(brokerage)
             db.session.flush()
-            billing.grant(brokerage.id, 1000)
+            billing.grant(db.session, brokerage.id, 1000)
             person(f"advisor_{tag}", f"advisor@{tag}.example", f"Advisor {tag.upper()}", "advisor", brokerage.id)
             person(f"admin_{tag}", f"admin@{tag}.example", f"Admin {tag.upper()}", "brokerage_admin", brokerage.id)
             client = person(f"client_{tag}", f"client@{tag}.example", f"Client {tag.upper()}", "client", brokerage.id)
