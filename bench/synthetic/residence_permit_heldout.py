@@ -4,7 +4,7 @@ import random
 from bench.synthetic import HELD_OUT, Draft, Spec, layout
 from bench.synthetic._sheet import Sheet
 from bench.synthetic.id_document import CARD, Card, draft, placement, td1, truth, visa
-from bench.synthetic.residence_permit import VISA_STICKER, non_eu_holder
+from bench.synthetic.residence_permit import non_eu_holder
 
 PASSPORT_VISA_PAGE = (125.0, 88.0)
 

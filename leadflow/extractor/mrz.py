@@ -1,12 +1,21 @@
-"""ICAO 9303 machine-readable zones (TD1 ID cards, TD2, TD3 passports): finding, parsing, check digits.
+"""ICAO 9303 machine-readable zones (TD1 ID cards, TD2, TD3 passports): finding, parsing, check
+digits, and reading a zone from a photo that the page's OCR missed (turned, off level, small).
 
 Written here, not taken from a package: the `mrz` package is GPL-3.0, which this codebase does
 not ship, and PassportEye (MIT) pulls scikit-image and matplotlib for its image pipeline when
-all that is needed is the text rules of ICAO 9303 Part 3, which are short.
+the text rules of ICAO 9303 Part 3 are short and Pillow can find, level and enlarge the band.
 """
+import io
+import os
 import re
+import subprocess
 from dataclasses import dataclass, replace
 from datetime import date
+
+from PIL import Image, ImageChops, ImageFilter, ImageOps
+
+from leadflow.extractor import ocr
+from leadflow.extractor.errors import InternalError
 
 FORMATS = {"TD1": (3, 30), "TD2": (2, 36), "TD3": (2, 44)}  # lines, characters per line
 WEIGHTS = (7, 3, 1)
@@ -255,7 +264,6 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
     check digits cover numbers and dates, not names: OCR reads runs of the filler '<' as K, C or
     E, and a read of the band stretched sideways keeps the fillers apart; its names are taken
     when the two reads agree on every real name part."""
-    from PIL import ImageOps
     grey = ImageOps.exif_transpose(image).convert("L")
     reads = [start] if start is not None else []
     attempts = _Attempts(grey)
@@ -286,12 +294,6 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
 
 def ocr_zone(image) -> str:
     """Tesseract over a zone band, with the MRZ alphabet only and no dictionary: '<' stays '<'."""
-    import io
-    import os
-    import subprocess
-
-    from leadflow.extractor import ocr
-    from leadflow.extractor.errors import InternalError
     binary = ocr.tesseract_path()
     if not binary:
         raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-eng)")
@@ -342,7 +344,6 @@ def _ink(grey, width: int):
     """Dark strokes on a lighter ground as white-on-black, at `width` pixels across (never more
     than the picture has): the local background (a blur) minus the image, so uneven light and
     tinted card prints drop out."""
-    from PIL import Image, ImageChops, ImageFilter
     scale = width / grey.width
     small = grey.resize((width, max(1, round(grey.height * scale))), Image.BILINEAR) if scale < 1 else grey
     background = small.filter(ImageFilter.GaussianBlur(max(4, small.width // 60)))
@@ -355,7 +356,6 @@ def _ink(grey, width: int):
 
 
 def _row_contrast(ink, angle: float) -> float:
-    from PIL import Image
     turned = ink.rotate(angle, resample=Image.NEAREST, expand=True, fillcolor=0)
     rows = list(turned.resize((1, turned.height), Image.BOX).tobytes())
     return sum((a - b) ** 2 for a, b in zip(rows, rows[1:])) / max(1, len(rows))
@@ -365,7 +365,6 @@ class _Attempts:
     """Pictures to read a zone from, each made only when asked for (each costs a Tesseract run)."""
 
     def __init__(self, grey):
-        from PIL import Image
         angle = text_angle(grey)
         # Characters stacked in a turned line make rows alternate too: the angle found may be a
         # quarter turn off. The four turns are told apart by where a band of long lines shows.
@@ -389,7 +388,6 @@ class _Attempts:
         picture = self.band()
         if picture is None:
             return None
-        from PIL import Image
         return picture.resize((round(picture.width * STRETCH), picture.height), Image.LANCZOS)
 
     def flipped_band(self):
@@ -493,7 +491,6 @@ def _zone_band(image) -> tuple[int, int, int, int, float] | None:
 
 def _text_lines(ink) -> list[tuple[int, int, int, int, float]]:
     """Lines of ink as (x0, y0, x1, y1, length in heights) for their longest run of characters."""
-    from PIL import Image
     width, height = ink.size
     data = ink.tobytes()
     counts = [data[y * width:(y + 1) * width].count(255) for y in range(height)]
@@ -540,7 +537,6 @@ def _pad(band, image) -> tuple[int, int, int, int]:
 
 def _enlarged(image, band, char_height: int):
     """Scale so a zone line is about `char_height` pixels tall (a whole page: about 2x)."""
-    from PIL import Image
     if band:
         factor = char_height / max(1.0, band[4])
     else:

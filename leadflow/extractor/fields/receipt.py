@@ -54,7 +54,8 @@ NUMBER = re.compile(r"(?:bon|beleg|kassenbon|quittung|receipt|trans(?:aktion)?|v
                     r"[\s.:#]*([A-Z0-9][A-Z0-9/\-]{2,})", re.IGNORECASE)
 # Amounts as tills print them: 8,83  1.234,56  8.83  -2,84  2,84-  (a currency mark around them).
 AMOUNT_TOKEN = re.compile(r"(?<![\d.,])(-\s?)?(\d{1,3}(?:[.\s]\d{3})+|\d{1,6})[,.](\d{2})(?![\d%])(-)?")
-DATE_TOKEN = re.compile(r"(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?![\d.])|(?<!\d)(20\d{2})-(\d{2})-(\d{2})(?!\d)")
+DATE_TOKEN = re.compile(r"(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?![\d.])"  # 02.03.2020, 02.03.20
+                        r"|(?<!\d)(20\d{2})-(\d{2})-(\d{2})(?!\d)")  # 2020-03-02
 TIME_TOKEN = re.compile(r"(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?!\d)")
 CURRENCY_TOKEN = re.compile(r"(€|\bEURO?\b|\bUSD\b|\$|\bGBP\b|£|\bCHF\b|\bSFR\b)")
 CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "USD": "USD", "$": "USD", "GBP": "GBP", "£": "GBP",
