@@ -5,12 +5,13 @@ sends jobs by actor name (no import of the actors).
 """
 import logging
 
-from leadflow import jobs, outbox
+from leadflow import outbox
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, DocumentStatusChanged, ReservationDue, VerificationRequested
 from leadflow.extensions import db
 from leadflow.ports import current_ports
+from leadflow.services import callbacks, pipeline
 
 log = logging.getLogger(__name__)
 
@@ -20,12 +21,12 @@ def publish_status(event: DocumentStatusChanged) -> None:
 
 
 def enqueue_verification(event: VerificationRequested) -> None:
-    current_ports().jobs.send("verify-document", event.document_id, event.brokerage_id,
-                              dedup_key=jobs.verification_key(event.document_id), take_over=event.take_over)
+    # The same use case the pending and retries sweeps call: one way a verification is sent.
+    pipeline.enqueue_verification(current_ports(), event.document_id, event.brokerage_id, take_over=event.take_over)
 
 
 def enqueue_delivery(event: DeliveryReceived) -> None:
-    current_ports().jobs.send("process-delivery", event.delivery_id)
+    callbacks.enqueue_processing(current_ports(), event.delivery_id)
 
 
 def close_reservation(event: ReservationDue) -> None:
