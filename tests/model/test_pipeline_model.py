@@ -57,8 +57,8 @@ from leadflow.errors import Conflict, Unavailable
 from leadflow.extensions import db
 from leadflow.extraction import webhooks
 from leadflow.models import (AuditEntry, CallbackDelivery, CreditReservation, CreditWallet, Document,
-from leadflow.ports import current_ports
                              DocumentShare, DocumentVersion, ExtractionJob, StatusLogEntry, UploadIntent, User)
+from leadflow.ports import current_ports
 from leadflow.services import callbacks, pipeline, review
 from leadflow.services import documents as document_service
 from leadflow.wiring import adapters
