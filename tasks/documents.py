@@ -38,8 +38,8 @@ def verify_document(document_id: str, brokerage_id: int, waits: int = 0):
     if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
         seconds = min(max(pipeline.wait_for_services_seconds(ports), 1.0) * 2 ** min(int(waits), 8),
                       MAX_SERVICE_WAIT_SECONDS) * random.uniform(1.0, 1.2)
-        current_ports().jobs.send("verify-document", str(document_id), int(brokerage_id), int(waits) + 1,
-                                  dedup_key=jobs.verification_key(str(document_id)), delay_ms=int(seconds * 1000))
+        ports.jobs.send("verify-document", str(document_id), int(brokerage_id), int(waits) + 1,
+                        dedup_key=jobs.verification_key(str(document_id)), delay_ms=int(seconds * 1000))
 
 
 @_actor("verification-retries-exhausted", max_retries=5)
