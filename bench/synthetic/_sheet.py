@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image, ImageChops, ImageFilter
+from reportlab import rl_config
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -146,14 +147,19 @@ def scan_pdf(pdf: bytes, rng: random.Random) -> bytes:
     """A scanner's PDF of the printed document: noisy, slightly turned pages, JPEG inside, no text layer."""
     dpi = rng.choice(SCAN_DPI)
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=A4, invariant=1)
-    for page in rasterise(pdf, dpi):
-        page = _scanned(page, rng)
-        jpeg = io.BytesIO()
-        page.save(jpeg, format="JPEG", quality=rng.randint(45, 80))
-        canvas.drawImage(ImageReader(io.BytesIO(jpeg.getvalue())), 0, 0, A4[0], A4[1])
-        canvas.showPage()
-    canvas.save()
+    # A scanner stores the JPEG stream as it is (DCTDecode); reportlab would wrap it in ASCII85 too.
+    ascii85, rl_config.useA85 = rl_config.useA85, 0
+    try:
+        canvas = Canvas(out, pagesize=A4, invariant=1)
+        for page in rasterise(pdf, dpi):
+            page = _scanned(page, rng)
+            jpeg = io.BytesIO()
+            page.save(jpeg, format="JPEG", quality=rng.randint(45, 80))
+            canvas.drawImage(ImageReader(io.BytesIO(jpeg.getvalue())), 0, 0, A4[0], A4[1])
+            canvas.showPage()
+        canvas.save()
+    finally:
+        rl_config.useA85 = ascii85
     return out.getvalue()
 
 

@@ -123,6 +123,8 @@ def test_scans_have_no_text_layer_and_photos_are_jpegs(document_type):
     layout_id = layouts(document_type, HELD_OUT)[0]
     scan = generate(document_type, layout_id, seed=2, rendering="scan_pdf")
     assert scan.filename.endswith(".pdf") and scan.data.startswith(b"%PDF")
+    # The page JPEGs stored as a scanner stores them, not re-encoded as ASCII85 text.
+    assert b"/DCTDecode" in scan.data and b"/ASCII85Decode" not in scan.data
     with pdfplumber.open(io.BytesIO(scan.data)) as pdf:
         assert pdf.pages and all(not page.extract_words() for page in pdf.pages)
         assert all(page.images for page in pdf.pages)
