@@ -599,14 +599,15 @@ def tesseract_command_seconds(image) -> tuple[float, list[str]]:
     """The tesseract command's own time on the page image ocr.py hands it, at ocr.py's settings."""
     from leadflow.extractor import ocr
     with tempfile.TemporaryDirectory(prefix="eval-ocr-") as folder:
-        source = Path(folder) / "page.png"
-        image.convert("L").save(source, format="PNG")  # what ocr.py sends: a greyscale PNG
+        source = Path(folder) / "page.pgm"
+        # The greyscale page, uncompressed: the command spends its time on recognition, not decoding.
+        image.convert("L").save(source, format="PPM")
         command = [ocr.tesseract_path(), str(source), str(Path(folder) / "out"), "-l", ocr.LANGUAGES,
                    "--psm", str(getattr(ocr, "PSM", 3)), *getattr(ocr, "OUTPUTS", ("txt", "tsv"))]
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         started = time.perf_counter()
         subprocess.run(command, capture_output=True, env=env, check=True, timeout=300)
-        return time.perf_counter() - started, ["tesseract", "page.png", "out", *command[3:]]
+        return time.perf_counter() - started, ["tesseract", "page.pgm", "out", *command[3:]]
 
 
 def evaluate_generated(args) -> None:
