@@ -61,7 +61,6 @@ from leadflow.models import (AuditEntry, CallbackDelivery, CreditReservation, Cr
 from leadflow.ports import current_ports
 from leadflow.services import callbacks, pipeline, review
 from leadflow.services import documents as document_service
-from leadflow.wiring import adapters
 from tests.conftest import SAMPLES
 from tests.model import harness
 from tests.model.harness import InjectedError, Message, SimulatedCrash
@@ -323,13 +322,13 @@ class PipelineModel(RuleBasedStateMachine):
         data = NOT_A_PDF if variant == "unreadable" else PDF.read_bytes()
         with self._worker(), self._losing({VerificationRequested} if variant == "lost_enqueue" else set()):
             client = db.session.get(User, self.world.client_id)
-            document = document_service.upload(client, filename="statement.pdf", data=data, title=None,
-                                               kind="bank_statement", workspace_id=None,
+            document = document_service.upload(db.session, current_ports(), client, filename="statement.pdf",
+                                               data=data, title=None, kind="bank_statement", workspace_id=None,
                                                max_bytes=self.app.config["MAX_UPLOAD_BYTES"])
             document_id, key = document.id, document.storage_key
         if variant == "file_missing":
             with self._worker():
-                adapters().storage.delete(key)
+                current_ports().storage.delete(key)
         self.docs.append(document_id)
         self.labels[document_id] = f"doc{len(self.docs)}"
         self._note(f"{self._label(document_id)} uploaded ({variant})")
