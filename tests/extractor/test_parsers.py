@@ -119,3 +119,15 @@ def test_a_district_numeral_ocr_read_as_letters_is_the_numeral():
 
 def test_the_year_of_a_service_period_written_without_its_first_year():
     assert parse.year("Dauer des Dienstverhältnisses 01.01.-31.12.2025") == 2025
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("Spreebogen Consulting GmbH & Co. KG", "Spreebogen Consulting GmbH & Co. KG"),
+    ("ENTGELTABRECHNUNG FICHTELBERG TEXTIL AG", "FICHTELBERG TEXTIL AG"),
+])
+def test_compound_legal_forms_are_kept_and_a_title_run_into_the_name_is_not(raw, expected):
+    assert parse.company_name(raw) == expected
+
+
+def test_a_district_office_with_a_numeral_after_its_area():
+    assert _office("Finanzamt Hannover-Land I") == "Finanzamt Hannover-Land I"

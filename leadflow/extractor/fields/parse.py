@@ -21,8 +21,11 @@ MONTHS = {name: number for number, names in enumerate([
     ("november", "nov"), ("dezember", "december", "dec", "dez")], start=1) for name in names}
 MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})\.?\s+([A-Za-zä]{3,9})\.?\s+(\d{4})\b|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
 IBAN_START = re.compile(r"\b([A-Z]{2}[0-9OIlSB]{2}(?:\s?[A-Z0-9]){11,34})")
-LEGAL_FORM = re.compile(r"\b(GmbH|GMBH|AG|SE|KG|KGaA|OHG|UG|e\.\s?V\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC"
-                        r"|GbR|mbH)\b")
+LEGAL_FORM = re.compile(r"\b((?:GmbH|GMBH|AG|SE|UG)\s?&\s?Co\.?\s?(?:KGaA|KG|OHG)|GmbH|GMBH|AG|SE|KG|KGaA|OHG|UG"
+                        r"|e\.\s?V\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH)(?!\w)")
+# A document's title OCR runs into the issuer's name on one line ("ENTGELTABRECHNUNG FICHTELBERG AG").
+TITLE_WORD = re.compile(r"^(?:\w*abrechnung|\w*bescheinigung|\w*bescheid|kontoauszug|rechnung|invoice|payslip"
+                        r"|pay slip|arbeitsvertrag|kostenberechnung|account statement)\b[\s:|-]*", re.IGNORECASE)
 
 
 def amount(raw: str) -> str | None:
@@ -215,6 +218,7 @@ def company_name(raw: str) -> str | None:
     # "(1) X AG", a bullet OCR read as "*").
     text = re.sub(r"^(?:(?:\(\d\)|\d\.|[*•·\-–]|for|für|i\.\s?A\.|i\.\s?V\.|der|die|dem|the|firma)\s+)+", "",
                   text, flags=re.IGNORECASE)
+    text = TITLE_WORD.sub("", text)
     m = LEGAL_FORM.search(text)
     if m:
         name = re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip()
@@ -363,7 +367,7 @@ def company(text: str) -> str | None:
             m = LEGAL_FORM.search(segment)
             if m and len(segment) <= 80:
                 # Up to the legal form: OCR may run the next column onto the same line.
-                name = re.split(r"\s[·•]\s|,", segment[:m.end()])[0].strip()
+                name = TITLE_WORD.sub("", re.split(r"\s[·•]\s|,", segment[:m.end()])[0].strip())
                 if len(name) > len(m.group(0)) + 2:  # a legal form alone names nobody
                     return name
     return None

@@ -30,7 +30,7 @@ TAX_NUMBER = re.compile(r"(?<![\d/])(?:\d{2,3}/\d{3,4}/\d{4,5}|\d{5}/\d{5}|\d{2,
 # hyphenated parts, "am Main", a district suffix.
 TAX_OFFICE = re.compile(r"\bFinanzamt\s+[A-ZÄÖÜ][\wäöüß]+(?:-[A-ZÄÖÜ][\wäöüß]+)*"
                         r"(?:\s(?:am|an der|in der|im|ob der)\s[A-ZÄÖÜ][\wäöüß]+)?(?:\s?\([A-ZÄÖÜ][\wäöüß]+\))?"
-                        r"(?:[\s-](?:Mitte|Nord|Süd|Ost|West|Land|Stadt|[Il1]{1,3}|IV|V|VI))?\b")
+                        r"(?:[\s-](?:Mitte|Nord|Süd|Ost|West|Land|Stadt))?(?:[\s-](?:[Il1]{1,3}|IV|V|VI))?\b")
 
 YEAR_LABEL = lexicon(r"re:bescheid\s+für", "für das kalender jahr", "für das jahr", "kalender jahr",
                      "veranlagungs zeitraum", "veranlagungs jahr", "steuer jahr", "assessment year", "tax year",
