@@ -11,7 +11,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import create_engine, event, select
+from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
@@ -331,7 +331,7 @@ def pdf(pages: int = 1, text: str = "Gehaltsabrechnung Oktober 2026") -> bytes:
 
 
 @pytest.fixture
-def world(monkeypatch):
+def world():
     """A fresh World per test; import this fixture (and `events`) into a test module to use it."""
     made = World()
     yield made

@@ -27,7 +27,8 @@ def test_a_document_pending_past_the_threshold_is_sent_once_and_taken_over_when_
 
 
 def test_the_pending_sweep_reads_one_batch_oldest_first(world):
-    first, second = world.document(), world.document()
+    world.document()
+    second = world.document()
     world.session.execute(update(Document).where(Document.id == second)
                           .values(status_changed_at=world.clock.now() - timedelta(hours=1)))
     world.session.commit()
