@@ -49,7 +49,8 @@ FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,
 
 # The bookings table: a line that starts with a date, and the column headers that say what an amount is.
 BOOKING_DATE = re.compile(r"^(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}"
-                          r"|\d{1,2}\.?\s[A-Za-zä]{3,9}\.?(?:\s\d{2,4})?)(?=\s|$)")
+                          r"|\d{1,2}\.?\s[A-Za-zä]{3,9}\.?(?:\s\d{2,4})?"
+                          r"|(?=[\d.,:]{5,10}(?:\s|$))\d[\d.,:]*\d)(?=\s|$)")  # OCR's dates: "230.2026", "2321072026"
 CREDIT_HEADER = re.compile(r"^(?:haben|gutschrift(?:en)?|credit|credits|eingang|eingänge|einnahmen?|zugang"
                            r"|deposits?|paid in|money in|in)\b", re.IGNORECASE)
 DEBIT_HEADER = re.compile(r"^(?:soll|belastung(?:en)?|lastschrift(?:en)?|debit|debits|ausgang|ausgänge|ausgaben?"
