@@ -10,10 +10,9 @@
   var TEXT = JSON.parse(document.getElementById("portal-text").textContent);
   var LANG = root.getAttribute("lang") === "de" ? "de" : "en";
   var CSRF = root.getAttribute("data-csrf");
-  // Content types by file name ending, as leadflow.domain.filetypes.ALLOWED names them: browsers
-  // leave MT940 untyped and call XML text/xml. The server checks the bytes themselves on completion.
-  var TYPES = {pdf: "application/pdf", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg",
-               xml: "application/xml", sta: "text/plain", mt940: "text/plain", txt: "text/plain"};
+  // Content types by file name ending, as the page renders them from leadflow.domain.filetypes:
+  // browsers leave MT940 untyped and call XML text/xml. The server checks the bytes on completion.
+  var TYPES = JSON.parse(root.getAttribute("data-file-types"));
   var PARALLEL = 3;  // a phone on a weak connection does better with a few uploads at a time
   var SETTLED = {VERIFIED: true, REJECTED: true, ACTION_REQUIRED: true};
 

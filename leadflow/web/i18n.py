@@ -11,7 +11,7 @@ from flask import has_request_context, request
 from flask_babel import force_locale, gettext
 from flask_login import current_user
 
-from leadflow.domain import document_types
+from leadflow.domain import document_types, filetypes
 from leadflow.errors import InvalidInput
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}
@@ -186,10 +186,20 @@ def script_text(language: str) -> dict:
     return texts
 
 
+def upload_types() -> dict:
+    """What the upload page offers, from leadflow.domain.filetypes: `types` maps each file name ending
+    to its content type (the script sends it), `accept` is the file inputs' accept attribute."""
+    types = {ending.lstrip("."): content_type for content_type, endings in filetypes.ALLOWED.items()
+             for ending in endings}
+    offered = [content_type for content_type in filetypes.ALLOWED
+               if content_type == "application/pdf" or content_type.startswith("image/")]
+    return {"types": types, "accept": ",".join(["." + ending for ending in types] + offered)}
+
+
 TEMPLATE_HELPERS = {
     "t": t, "status_label": status_label, "item_state_label": item_state_label, "item_name": item_name,
     "item_hint": item_hint, "type_name": type_name, "note_text": note_text, "client_language": language_of,
-    "LANGUAGES": LANGUAGES,
+    "LANGUAGES": LANGUAGES, "upload_types": upload_types,
 }
 
 
