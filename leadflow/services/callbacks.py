@@ -14,11 +14,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from leadflow import metrics, outbox, scoping
+from leadflow import metrics, notes, outbox, scoping
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, Status
-from leadflow.domain.verification import Applicant, Extraction, Note, verify
+from leadflow.domain.verification import Applicant, Extraction, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import CallbackDelivery, Document, DocumentVersion, ExtractionJob, StatusLogEntry, User, utcnow
@@ -281,8 +281,7 @@ def _apply_failure(session: Session, ports: Ports, delivery, job, document, erro
     message = str(error.get("message") or "extraction failed")[:300]
     if job.mode != "first" and job.resume_status:
         # A rerun that failed leaves the earlier result standing.
-        note = Note("rerun_failed", f"The {job.mode} request failed ({code}); the earlier result stands.",
-                    f"Die erneute Verarbeitung ist fehlgeschlagen ({code}); das frühere Ergebnis gilt weiter.")
+        note = notes.note("rerun_failed", mode=job.mode, code=code)
         target, outcome = Status(job.resume_status), f"applied: {job.mode} failed ({code})"
         fields = {"verification_notes": [*(document.verification_notes or []), note.as_dict()]}
     elif code not in FILE_PROBLEMS:
@@ -299,8 +298,7 @@ def _apply_failure(session: Session, ports: Ports, delivery, job, document, erro
         return outcome
     else:
         rejection = FILE_PROBLEMS[code]
-        note = Note(code, "We could not read this file. Please upload a clear PDF or photo of the document.",
-                    "Wir konnten diese Datei nicht lesen. Bitte laden Sie ein klares PDF oder Foto des Dokuments hoch.")
+        note = notes.note("file_unreadable", stored_as=code)
         target, outcome = Status.REJECTED, f"applied: failed ({code})"
         fields = {"rejection_code": rejection.value, "verification_notes": [note.as_dict()]}
     if not transitions.finish(session, job.id, JobStatus.FAILED, last_error=f"{code}: {message}"[:500]):

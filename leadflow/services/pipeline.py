@@ -12,7 +12,7 @@ from enum import StrEnum
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from leadflow import breaker, outbox, scoping
+from leadflow import breaker, notes, outbox, scoping
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import filetypes
@@ -166,9 +166,7 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
         if mode != "first":
             raise Conflict("Your brokerage has no extraction credits left for this; ask its admin to add some.",
                            code="insufficient_credits") from exc
-        note = Note("waiting_for_credits",
-                    "Waiting for extraction credits: your brokerage has been told.",
-                    "Wartet auf Extraktionsguthaben: Ihr Maklerbüro wurde informiert.")
+        note = notes.note("waiting_for_credits")
         log.warning("brokerage %s cannot cover document %s: %s", brokerage_id, document_id, exc)
         transitions.apply(session, document_id, source, Status.PENDING, action="waiting_for_credits",
                           note=str(exc), verification_notes=[note.as_dict()])
@@ -229,35 +227,23 @@ def precheck(ports: Ports, document: Document) -> tuple[tuple[RejectionCode, Not
     config = ports.settings
     info = storage.head(document.storage_key)
     if info is None:
-        return (RejectionCode.FILE_MISSING, Note(
-            "file_missing", "The file did not reach our storage. Please upload it again.",
-            "Die Datei ist nicht bei uns angekommen. Bitte laden Sie sie erneut hoch.")), 0
+        return (RejectionCode.FILE_MISSING, notes.note("file_missing")), 0
     if info.size > config["MAX_UPLOAD_BYTES"]:
-        return (RejectionCode.FILE_TOO_LARGE, Note(
-            "file_too_large", "The file is larger than we accept. Please upload a smaller file.",
-            "Die Datei ist größer als erlaubt. Bitte laden Sie eine kleinere Datei hoch.")), 0
+        return (RejectionCode.FILE_TOO_LARGE, notes.note("file_too_large")), 0
     head = storage.read_prefix(document.storage_key, filetypes.SNIFF_BYTES)
     if filetypes.sniff(head) is None:
-        return (RejectionCode.UNSUPPORTED_FILE, Note(
-            "unsupported_file", "This file type is not supported. Please upload a PDF or a photo (JPEG, PNG).",
-            "Dieser Dateityp wird nicht unterstützt. Bitte laden Sie ein PDF oder ein Foto (JPEG, PNG) hoch.")), 0
+        return (RejectionCode.UNSUPPORTED_FILE, notes.note("unsupported_file")), 0
     if filetypes.sniff(head) != "application/pdf":
         return None, 1
     pages = pdf_page_count(storage.get(document.storage_key))
     if pages is None:
-        return (RejectionCode.UNREADABLE, Note(
-            "unreadable", "This PDF is damaged and cannot be opened. Please upload the original file again.",
-            "Dieses PDF ist beschädigt und lässt sich nicht öffnen. Bitte laden Sie die Originaldatei erneut hoch.")), 0
+        return (RejectionCode.UNREADABLE, notes.note("unreadable")), 0
     if pages > config["MAX_DOCUMENT_PAGES"]:
-        limit = config["MAX_DOCUMENT_PAGES"]
-        return (RejectionCode.TOO_MANY_PAGES, Note(
-            "too_many_pages", f"This PDF has {pages} pages; we accept at most {limit}. Please upload only the pages we asked for.",
-            f"Dieses PDF hat {pages} Seiten; wir nehmen höchstens {limit}. Bitte laden Sie nur die angefragten Seiten hoch.")), pages
+        return (RejectionCode.TOO_MANY_PAGES,
+                notes.note("too_many_pages", pages=pages, limit=config["MAX_DOCUMENT_PAGES"])), pages
     if pdf_is_blank(storage.get(document.storage_key)):
         # Refused before any reservation: blank pages cost the brokerage nothing.
-        return (RejectionCode.ILLEGIBLE, Note(
-            "blank_pages", "Every page of this PDF is blank. Please upload the document with its content.",
-            "Alle Seiten dieses PDFs sind leer. Bitte laden Sie das Dokument mit seinem Inhalt hoch.")), pages
+        return (RejectionCode.ILLEGIBLE, notes.note("blank_pages")), pages
     return None, pages
 
 
@@ -361,19 +347,14 @@ def system_failure(session: Session, ports: Ports, document_id: str, source: Sta
                             last_error=f"{code.value}: {reason}"[:500])
         session.add(job)
         session.flush()
-        note = Note("system_retry", "Still being checked: we had a technical problem and will try again "
-                    "automatically. Nothing for you to do.",
-                    "Wird noch geprüft: Bei uns gab es ein technisches Problem; wir versuchen es automatisch "
-                    "erneut. Sie müssen nichts tun.")
+        note = notes.note("system_retry")
         moved = _wait_for_retry(session, document_id, source,
                                 note=f"{code.value} ({failures} of {len(delays)}): {reason}; "
                                      f"next try at {due:%Y-%m-%d %H:%M:%S} UTC"[:500],
                                 current_job_id=job.id, verification_notes=[note.as_dict()], rejection_code=None)
         log.warning("document %s: %s (%s of %s); next try at %s", document_id, code.value, failures, len(delays), due)
         return Status.PENDING if moved else None
-    note = Note("system_failure", "Still being checked: our team is looking at this document. "
-                "Nothing for you to do.",
-                "Wird noch geprüft: Unser Team kümmert sich um dieses Dokument. Sie müssen nichts tun.")
+    note = notes.note("system_failure")
     moved = transitions.apply(session, document_id, source, Status.ACTION_REQUIRED, action="system_retries_spent",
                               note=f"{code.value} after {len(delays)} automatic retries: {reason}"[:500],
                               rejection_code=code.value, verification_notes=[note.as_dict()])
@@ -455,11 +436,7 @@ def _wait_for_allowance(session: Session, document_id: str, source: Status, exc:
     """The client has had their pages for today: the document waits PENDING, its job undone,
     and the pending sweep offers it again (tomorrow it fits)."""
     outbox.rollback(session)
-    note = Note(billing.WAITING_FOR_ALLOWANCE,
-                "You have uploaded more pages today than we read for one client in a day; "
-                "we will read this document tomorrow.",
-                "Sie haben heute mehr Seiten hochgeladen, als wir an einem Tag für eine Person lesen; "
-                "wir lesen dieses Dokument morgen.")
+    note = notes.note("waiting_for_allowance", stored_as=billing.WAITING_FOR_ALLOWANCE)
     log.info("document %s waits for tomorrow: %s", document_id, exc)
     transitions.apply(session, document_id, source, Status.PENDING, action=billing.WAITING_FOR_ALLOWANCE,
                       note=str(exc), verification_notes=[note.as_dict()])
