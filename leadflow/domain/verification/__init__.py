@@ -105,10 +105,6 @@ _IN_SENTENCE_DE = {
 }
 
 
-# Until every screen takes its type names from document_types (R3's templating module still reads this).
-LABELS = {code: (t.in_sentence, _IN_SENTENCE_DE[t.in_sentence]) for code, t in document_types.TYPES.items()}
-
-
 def _label(document_type: str, language: str) -> str:
     en = document_types.in_sentence(document_type)
     return en if language == "en" else _IN_SENTENCE_DE[en]
