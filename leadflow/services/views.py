@@ -17,8 +17,9 @@ from sqlalchemy import func, or_, select, tuple_
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, sees_full_history
 from leadflow.domain.lifecycle import Status
-from leadflow.models import (AuditEntry, Brokerage, CreditReservation, Document, DocumentStatusCount, DocumentVersion,
-                             ExtractionJob, StatusLogEntry, User, Workspace, WorkspaceMember)
+from leadflow.models import (AuditEntry, Brokerage, CreditReservation, Document, DocumentVersion, ExtractionJob,
+                             StatusLogEntry, User, Workspace, WorkspaceMember)
+from leadflow.services import counts
 from leadflow.services.search import Cursor, Filters, escape_like
 
 # The most rows a live list renders (a page of the dashboard is this size too).
@@ -107,11 +108,7 @@ def portal_documents(query, args):
 def status_counts(session, brokerage_id: int | None) -> dict:
     """Documents per status in STATUS_ORDER (zeros included) and their total, read from the
     counts the status writer keeps (services/counts.py), not counted row by row."""
-    query = select(DocumentStatusCount.status, func.sum(DocumentStatusCount.count)).group_by(
-        DocumentStatusCount.status)
-    if brokerage_id is not None:   # None: every brokerage (a platform admin's view)
-        query = query.where(DocumentStatusCount.brokerage_id == brokerage_id)
-    found = {status: int(n) for status, n in session.execute(query).all()}
+    found = counts.for_brokerage(session, brokerage_id)
     by_status = {status: found.get(status, 0) for status in STATUS_ORDER}
     return {"by_status": by_status, "total": sum(by_status.values())}
 
