@@ -368,14 +368,19 @@ class _Attempts:
         angle = text_angle(grey)
         # Characters stacked in a turned line make rows alternate too: the angle found may be a
         # quarter turn off. The four turns are told apart by where a band of long lines shows.
-        turns = []
-        for quarter in (0, 90):
-            level = grey.rotate(angle + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
-            for image in (level, level.rotate(180, expand=True)):
-                turns.append((image, _zone_band(image)))
+        # A long zone line on a small card merges with its neighbour when the level is a degree
+        # off (the page's edges can pull the angle): then a degree or two either way is tried.
+        for tilt in (0.0, 1.5, -1.5):
+            turns = []
+            for quarter in (0, 90):
+                level = grey.rotate(angle + tilt + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
+                for image in (level, level.rotate(180, expand=True)):
+                    turns.append((image, _zone_band(image)))
+            if any(band for _, band in turns):
+                break
         # The zone prints at the foot of a passport page or card: a turn with a band, the band
         # lowest, first; the level picture without a band is the last resort.
-        ranked = sorted(turns, key=lambda turn: -(turn[1][3] / turn[0].height) if turn[1] else 0)
+        ranked = sorted(turns, key=_band_rank)
         self.first = ranked[0]
         self.second = next((turn for turn in ranked[1:] if turn[1]), (ranked[1][0], None))
         self.level = turns[0][0]
@@ -396,6 +401,17 @@ class _Attempts:
 
     def page(self):
         return _enlarged(self.first[0] if self.first[1] else self.level, None, ZONE_CHAR_HEIGHT)
+
+
+def _band_rank(turn) -> tuple:
+    """Sort key for a turn of the picture: separate zone lines before merged ones, the lowest band
+    first (the zone prints at the foot), of merged ones the longest; no band last."""
+    image, band = turn
+    if not band:
+        return (2, 0)
+    if band[5]:
+        return (1, -(band[2] - band[0]) / image.width)
+    return (0, -band[3] / image.height)
 
 
 def _doubtful_names(zone: MRZ) -> bool:
@@ -464,7 +480,7 @@ def _names_field(zone: MRZ) -> str:
 
 
 
-def _zone_band(image) -> tuple[int, int, int, int, float] | None:
+def _zone_band(image) -> tuple[int, int, int, int, float, bool] | None:
     """The box (in `image` pixels) and line height of the lowest group of two or three long, evenly inked text
     lines of one height: where a machine-readable zone prints."""
     scale = min(1.0, 1200 / image.width)
@@ -481,30 +497,40 @@ def _zone_band(image) -> tuple[int, int, int, int, float] | None:
             chains.append([line])
     chains = [chain for chain in chains if len(chain) >= 2]
     if not chains:
-        return None
+        return _merged_band(lines, scale)
     best = chains[-1][-3:]
     x0, y0 = min(l[0] for l in best), min(l[1] for l in best)
     x1, y1 = max(l[2] for l in best), max(l[3] for l in best)
     line_height = sum(l[3] - l[1] for l in best) / len(best)
-    return (round(x0 / scale), round(y0 / scale), round(x1 / scale), round(y1 / scale), line_height / scale)
+    return (round(x0 / scale), round(y0 / scale), round(x1 / scale), round(y1 / scale), line_height / scale, False)
 
 
-def _text_lines(ink) -> list[tuple[int, int, int, int, float]]:
-    """Lines of ink as (x0, y0, x1, y1, length in heights) for their longest run of characters."""
+def _merged_band(lines, scale: float) -> tuple[int, int, int, int, float, bool] | None:
+    """A zone whose lines ran into one another (a level a little off, a small card): one run of
+    ink as tall as two or three lines of its own character pitch. Monospace capitals stand about
+    1.2 pitches tall; the pitch is the run's length over a zone line's 30-44 characters."""
+    for x0, y0, x1, y1, _, density in reversed(lines):
+        cap = (x1 - x0) / 36 * 1.2
+        # Characters ink a fifth or more of their lines' box; a page edge or shadow far less.
+        if x1 - x0 >= 20 * (y1 - y0) / 3 and 1.6 <= (y1 - y0) / cap <= 4.5 and density >= 0.15:
+            return (round(x0 / scale), round(y0 / scale), round(x1 / scale), round(y1 / scale), cap / scale, True)
+    return None
+
+
+def _text_lines(ink) -> list[tuple[int, int, int, int, float, float]]:
+    """Lines of ink as (x0, y0, x1, y1, length in heights, share inked) for their longest run of characters."""
     width, height = ink.size
     data = ink.tobytes()
     counts = [data[y * width:(y + 1) * width].count(255) for y in range(height)]
     # Lines set close together never leave an empty row between them, only a thin one.
     busy = sorted(counts)[int(0.9 * (height - 1))]
     floor = max(2, width // 100, busy // 5)
-    lines, start = [], None
-    for y, count in enumerate(counts + [0]):
-        if count >= floor and start is None:
-            start = y
-        elif count < floor and start is not None:
-            if y - start >= 3:
-                lines.append((start, y))
-            start = None
+    lines = []
+    for y0, y1 in _runs(counts, floor):
+        # Stray ink beside the text (a page edge, a shadow) can fill the gaps between two lines:
+        # within a run, rows far below its own typical count still part it.
+        typical = sorted(counts[y0:y1])[(y1 - y0) // 2]
+        lines += [(y0 + a, y0 + b) for a, b in _runs(counts[y0:y1], max(floor, typical * 45 // 100))]
     out = []
     for y0, y1 in lines:
         h = y1 - y0
@@ -523,12 +549,26 @@ def _text_lines(ink) -> list[tuple[int, int, int, int, float]]:
         filled = sum(1 for x in inked if best[0] <= x <= best[1]) / max(1, best[1] - best[0] + 1)
         if filled > 0.95:
             continue  # a rule, an edge or a shadow: characters leave gaps between them
-        out.append((best[0], y0, best[1] + 1, y1, (best[1] - best[0]) / h))
+        density = sum(columns[best[0]:best[1] + 1]) / (255 * max(1, best[1] - best[0] + 1))
+        out.append((best[0], y0, best[1] + 1, y1, (best[1] - best[0]) / h, density))
     return out
 
 
+def _runs(counts: list[int], floor: int) -> list[tuple[int, int]]:
+    """Stretches of at least three consecutive rows whose count reaches `floor`."""
+    runs, start = [], None
+    for y, count in enumerate(counts + [0]):
+        if count >= floor and start is None:
+            start = y
+        elif count < floor and start is not None:
+            if y - start >= 3:
+                runs.append((start, y))
+            start = None
+    return runs
+
+
 def _pad(band, image) -> tuple[int, int, int, int]:
-    x0, y0, x1, y1, line_height = band
+    x0, y0, x1, y1, line_height = band[:5]
     margin = round(line_height)
     # Two lines found may be two of a card's three: the first sometimes merges with print above it.
     above = round(2.2 * line_height) if (y1 - y0) < 4 * line_height else margin
