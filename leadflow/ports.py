@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 from leadflow.realtime.bus import Bus
 from leadflow.storage.base import Storage
 
-__all__ = ["Bus", "Clock", "ExtractionService", "JobSender", "Ports", "Storage", "current_ports", "adapters"]
+__all__ = ["Bus", "Clock", "ExtractionService", "JobSender", "Ports", "Storage", "current_ports"]
 
 
 @runtime_checkable
@@ -77,7 +77,3 @@ def current_ports() -> Ports:
     """The ports of the app whose context is active."""
     from flask import current_app
     return current_app.extensions["leadflow"]
-
-
-# The name callers used before the ports had one; goes once every caller asks current_ports().
-adapters = current_ports

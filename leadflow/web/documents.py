@@ -11,12 +11,11 @@ from leadflow.domain.audience import may_work_on_data, retry_offered
 from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import Document
+from leadflow.ports import current_ports
 from leadflow.services import documents, review, views
 from leadflow.services import versions as version_service
 from leadflow.web import params
 from leadflow.web.templating import preload_names
-from leadflow.wiring import adapters
-from leadflow.ports import current_ports
 
 bp = Blueprint("documents", __name__)
 
@@ -67,7 +66,7 @@ def diff(document_id):
 @login_required
 def file(document_id):
     doc = _document_or_404(document_id)
-    return redirect(adapters().storage.download_url(doc.storage_key, expires_in=FILE_LINK_SECONDS))
+    return redirect(current_ports().storage.download_url(doc.storage_key, expires_in=FILE_LINK_SECONDS))
 
 
 @bp.post("/documents/<document_id>/corrections")
@@ -172,7 +171,7 @@ def _actions_panel(doc: Document) -> dict:
     names = []
     for version in views.versions(db.session, doc, "content"):
         try:
-            body = json.loads(adapters().storage.get(version.storage_key))
+            body = json.loads(current_ports().storage.get(version.storage_key))
         except Exception:  # an unreadable old version only narrows the choice offered
             continue
         names += list((body or {}).get("fields") or {})

@@ -270,12 +270,12 @@ def _failed_for_system_reasons(app, world) -> str:
     from leadflow.extensions import db
     from leadflow.models import Document, new_id
     from leadflow.services import counts, documents, transitions
-    from leadflow.wiring import adapters
+    from leadflow.ports import current_ports
     with app.app_context():
         document_id = new_id()
         key = documents.storage_key(world.brokerage_a, document_id, "statement.pdf")
         data = BANK_STATEMENT.read_bytes()
-        adapters().storage.put(key, data, "application/pdf")
+        current_ports().storage.put(key, data, "application/pdf")
         now = clock.now()
         db.session.add(Document(id=document_id, brokerage_id=world.brokerage_a, owner_id=world.client_a.user_id,
                                 workspace_id=world.workspace_a, title="Kontoauszug September", kind="bank_statement",
