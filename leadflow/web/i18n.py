@@ -189,10 +189,10 @@ def script_text(language: str) -> dict:
 def upload_types() -> dict:
     """What the upload page offers, from leadflow.domain.filetypes: `types` maps each file name ending
     to its content type (the script sends it), `accept` is the file inputs' accept attribute."""
-    types = {ending.lstrip("."): content_type for content_type, endings in filetypes.ALLOWED.items()
-             for ending in endings}
-    offered = [content_type for content_type in filetypes.ALLOWED
-               if content_type == "application/pdf" or content_type.startswith("image/")]
+    # PDF and photos first, as a chooser lists them; then the bank statements' formats.
+    ordered = sorted(filetypes.ALLOWED, key=lambda t: (t != "application/pdf", not t.startswith("image/"), t))
+    types = {ending.lstrip("."): content_type for content_type in ordered for ending in filetypes.ALLOWED[content_type]}
+    offered = [t for t in ordered if t == "application/pdf" or t.startswith("image/")]
     return {"types": types, "accept": ",".join(["." + ending for ending in types] + offered)}
 
 
