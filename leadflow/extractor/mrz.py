@@ -6,6 +6,7 @@ not ship, and PassportEye (MIT) pulls scikit-image and matplotlib for its image 
 the text rules of ICAO 9303 Part 3 are short and Pillow can find, level and enlarge the band.
 """
 import io
+import itertools
 import os
 import re
 import subprocess
@@ -266,21 +267,30 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
     when the two reads agree on every real name part."""
     grey = ImageOps.exif_transpose(image).convert("L")
     reads = [start] if start is not None else []
+    texts = ["\n".join(start.lines)] if start is not None else []
     attempts = _Attempts(grey)
     plan = [attempts.band, attempts.stretched_band, attempts.flipped_band, attempts.page]
-    for make in plan[:runs]:
+    for _ in range(runs):
         best = max(reads, key=_score) if reads else None
-        if best is not None and best.valid and not _doubtful_names(best):
+        if not plan or (best is not None and best.valid and not _doubtful_names(best)):
             break
-        if make is attempts.stretched_band and not reads:
-            make = attempts.flipped_band  # nothing read upright: the other turn is likelier than another scale
+        make = plan.pop(0)
+        if make is attempts.stretched_band and not reads and attempts.flipped_band in plan:
+            # Nothing read upright: the other turn is likelier than another scale.
             plan.remove(attempts.flipped_band)
+            plan.insert(0, make)
+            make = attempts.flipped_band
         picture = make()
         if picture is None:
             continue
-        zone = find_mrz(ocr_zone(picture))
+        texts.append(ocr_zone(picture))
+        zone = find_mrz(texts[-1])
         if zone is not None:
             reads.append(zone)
+    if not any(zone.valid for zone in reads):
+        mixed = _mixed(texts)
+        if mixed is not None:
+            reads.append(mixed)
     if not reads:
         return None
     # Of reads passing as many checks the earliest (the page's own first): two reads that both pass
@@ -290,6 +300,28 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
     best = _with_known_states(best, reads)
     return None if best is start else best
 
+
+
+def _mixed(texts: list[str]) -> MRZ | None:
+    """A zone put together line by line from several reads of it, when no single read passes:
+    each read slips somewhere else, and the check digits tell which combination is right."""
+    for fmt, (count, width) in FORMATS.items():
+        options: list[list[str]] = [[] for _ in range(count)]
+        for text in texts:
+            lines = [line for line in (clean(raw) for raw in text.splitlines())
+                     if CANDIDATE.match(line) and _fits(line, width)]
+            for index, line in enumerate(lines[-count:] if len(lines) >= count else []):
+                if line not in options[index]:
+                    options[index].append(line)
+        if not all(options):
+            continue
+        for block in itertools.product(*options):
+            parsed = parse_mrz([fit(line, width) for line in block], fmt)
+            if parsed is not None and not parsed.valid:
+                parsed = _repair(list(block), width, fmt)
+            if parsed is not None and parsed.valid:
+                return parsed
+    return None
 
 
 def ocr_zone(image) -> str:
