@@ -11,19 +11,11 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from leadflow.extractor.fields import invoice
 from leadflow.extractor.fields.finding import FieldsRead, Findings
-from leadflow.extractor.fields.types import AMOUNT, CURRENCY, DATE, TEXT
 
-SCHEMAS: dict[str, dict] = {
-    "issuer": TEXT,
-    "number": TEXT,
-    "date": DATE,
-    "net": AMOUNT,
-    "tax": AMOUNT,
-    "total": AMOUNT,
-    "currency": CURRENCY,
-    "source": {"enum": ["xml", "text", None], "description": "embedded e-invoice XML or recovered text"},
-}
+# A receipt carries an invoice's fields (LeadFlow judges both alike); only the finding differs.
+SCHEMAS: dict[str, dict] = invoice.SCHEMAS
 
 # How sure a value is, by what vouched for it.
 LABELLED = 0.85  # the amount stands on a total line ("SUMME", "ZU ZAHLEN")
