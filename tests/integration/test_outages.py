@@ -330,23 +330,22 @@ def test_a_system_failure_walks_the_retry_schedule_and_ends_with_a_person_never_
 
 
 def test_a_file_problem_reported_by_the_reader_is_still_a_rejection_the_client_can_act_on(world, app, live):
-    forgetful = HoldingService()
-    with swapped(app, "extraction", forgetful):
-        document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
-        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
-    job_id = forgetful.jobs[0]["job_id"]
-    from leadflow.services import callbacks
-    with app.app_context():
-        db.session.add(CallbackDelivery(id=f"test-{job_id}", job_id=job_id, event_type="job.failed", payload={
-            "type": "job.failed", "job_id": job_id,
-            "data": {"error": {"code": "unreadable", "message": "no text", "retryable": False}}}))
-        db.session.commit()
-        callbacks.process(db.session, current_ports(), f"test-{job_id}")
+    document_id, _ = _reader_fails(world, app, "unreadable", "no text", retryable=False)
     done = world.client_a.api.document(document_id)
     assert (done["status"], done["rejection_code"]) == ("REJECTED", "UNREADABLE")
 
 
 def test_a_system_failure_reported_by_the_reader_is_retried_not_rejected(world, app, live):
+    document_id, outcome = _reader_fails(world, app, "internal_error", "worker crashed", retryable=True)
+    assert outcome.endswith("retry scheduled")
+    done = world.client_a.api.document(document_id)
+    assert done["status"] == "PENDING" and done["rejection_code"] is None
+    assert audit(app, document_id)[-1][:3] == ("system_retry", "EXTRACTING", "PENDING")
+    assert "SYSTEM_EXTRACTION_FAILED" in audit(app, document_id)[-1][3]
+
+
+def _reader_fails(world, app, code: str, message: str, *, retryable: bool) -> tuple[str, str]:
+    """Upload a document, hold its job, then apply the reader's job.failed with `code`."""
     forgetful = HoldingService()
     with swapped(app, "extraction", forgetful):
         document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
@@ -356,13 +355,10 @@ def test_a_system_failure_reported_by_the_reader_is_retried_not_rejected(world, 
     with app.app_context():
         db.session.add(CallbackDelivery(id=f"test-{job_id}", job_id=job_id, event_type="job.failed", payload={
             "type": "job.failed", "job_id": job_id,
-            "data": {"error": {"code": "internal_error", "message": "worker crashed", "retryable": True}}}))
+            "data": {"error": {"code": code, "message": message, "retryable": retryable}}}))
         db.session.commit()
-        assert callbacks.process(db.session, current_ports(), f"test-{job_id}").endswith("retry scheduled")
-    done = world.client_a.api.document(document_id)
-    assert done["status"] == "PENDING" and done["rejection_code"] is None
-    assert audit(app, document_id)[-1][:3] == ("system_retry", "EXTRACTING", "PENDING")
-    assert "SYSTEM_EXTRACTION_FAILED" in audit(app, document_id)[-1][3]
+        outcome = callbacks.process(db.session, current_ports(), f"test-{job_id}")
+    return document_id, outcome
 
 
 # -- a callback that overtakes its submission's commit -----------------------------------------
