@@ -49,6 +49,29 @@
     var form = event.detail && event.detail.elt;
     if (form && form.matches && form.matches("form[data-reset-on-success]") && event.detail.successful) form.reset();
   });
+  // A live list waits while someone is typing in one of its rows (a reviewer reading a field off
+  // the file): a refresh would replace the row and throw the typing away. It runs once they are done.
+  function typingIn(list) {
+    var active = document.activeElement;
+    if (active && list.contains(active) && /^(INPUT|TEXTAREA)$/.test(active.tagName)) return true;
+    return Array.prototype.some.call(list.querySelectorAll("input:not([type=hidden]), textarea"),
+                                     function (field) { return field.value !== ""; });
+  }
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var list = event.detail && event.detail.elt;
+    if (!list || !list.hasAttribute || !list.hasAttribute("data-live-list") || !typingIn(list)) return;
+    event.preventDefault();
+    if (list.waitsForTyping) return;
+    list.waitsForTyping = true;
+    list.addEventListener("focusout", function done() {
+      setTimeout(function () {
+        if (typingIn(list)) return;
+        list.removeEventListener("focusout", done);
+        list.waitsForTyping = false;
+        refreshSoon(list);
+      }, 0);
+    });
+  });
   // A panel refreshed by a live event waits while its form holds unsaved edits.
   document.body.addEventListener("htmx:confirm", function (event) {
     var panel = event.detail && event.detail.elt;

@@ -7,7 +7,7 @@ MAX_MESSAGE_BYTES closes the socket (1009); a page of another site cannot open o
 import queue
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, request
+from flask import Blueprint, abort, current_app, request
 from flask_login import current_user
 from simple_websocket import ConnectionClosed
 
@@ -29,7 +29,11 @@ def register(app) -> None:
                                                     current_app.config["PUBLIC_BASE_URL"]):
             abort(403)
 
-    @sock.route("/ws")
+    # On a blueprint of this app's own: the shared `sock` remembers only the last app it was
+    # bound to, so a route declared on it directly could land on another app of the process.
+    bp = Blueprint("live", __name__)
+
+    @sock.route("/ws", bp=bp)
     def live(ws):
         if not current_user.is_authenticated:
             ws.close(reason=1008, message="sign in first")
@@ -53,6 +57,8 @@ def register(app) -> None:
             pass
         finally:
             hub.disconnect(client)
+
+    app.register_blueprint(bp)
 
 
 def same_origin(origin: str | None, host: str, public_base_url: str) -> bool:
