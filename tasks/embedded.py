@@ -57,6 +57,11 @@ def serve(host, port):
     app = current_app._get_current_object()
     if "PUBLIC_BASE_URL" not in os.environ:
         app.config["PUBLIC_BASE_URL"] = f"http://{host}:{port}"
+        # The app's ports were built before this command knew its port: local storage signs the
+        # links the extractor fetches with the address, so it must be the one served here.
+        storage = app.extensions["leadflow"].storage
+        if hasattr(storage, "public_base_url"):
+            storage.public_base_url = app.config["PUBLIC_BASE_URL"]
     start_embedded(app)
     from werkzeug.serving import run_simple
     click.echo(f"LeadFlow is running at http://{host}:{port}/  (Ctrl-C stops it)")
