@@ -198,7 +198,11 @@ def test_on_a_phone_the_portal_fits_the_screen_and_uploads_from_the_picker(brows
         expect(item.locator("tr[id^='document-'] [data-testid=status]")).to_have_text("VERIFIED",
                                                                                       timeout=SETTLE_TIMEOUT_MS)
         assert _page_width(portal) <= PHONE["width"], "a document row made the page scroll sideways"
-        box = item.locator("[data-testid=status]").bounding_box()
+        # The checklist is fetched again after a push: measure the row once it stands.
+        status = item.locator("tr[id^='document-'] [data-testid=status]")
+        expect(status).to_be_visible()
+        portal.wait_for_load_state("networkidle")
+        box = status.bounding_box()
         assert box and box["x"] + box["width"] <= PHONE["width"]
         for control in (add, portal.get_by_role("button", name="Upload", exact=True), portal.locator("#kind")):
             assert control.bounding_box()["height"] >= 44, "a control too small to tap"
