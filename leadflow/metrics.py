@@ -82,15 +82,12 @@ class _Scrape:
 
 
 def _documents_by_status() -> GaugeMetricFamily:
-    from sqlalchemy import func, select
-
     from leadflow.domain.lifecycle import Status
     from leadflow.extensions import db
-    from leadflow.models import DocumentStatusCount
+    from leadflow.services import counts
     family = GaugeMetricFamily("leadflow_documents", "Documents in each status, all brokerages together.",
                                labels=["status"])
-    rows = dict(db.session.execute(select(DocumentStatusCount.status, func.sum(DocumentStatusCount.count))
-                                   .group_by(DocumentStatusCount.status)).all())
+    rows = counts.for_brokerage(db.session, None)
     for status in Status:  # every status, zero included: a series that vanishes reads as missing data
         family.add_metric([status.value], float(rows.get(status.value) or 0))
     return family
