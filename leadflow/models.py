@@ -83,6 +83,8 @@ class Workspace(db.Model):
     brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
     name = db.Column(db.String(200), nullable=False)
     created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    # Set when the advisor closes the case; CASE_RETENTION_DAYS later the erasure sweep removes it.
+    closed_at = db.Column(db.DateTime, index=True)
 
 
 class WorkspaceMember(db.Model):
@@ -109,6 +111,10 @@ class Document(db.Model):
     # Hex SHA-256 of the stored file, taken once it is at its own key (none before this was kept).
     sha256 = db.Column(db.String(64))
     page_count = db.Column(db.Integer)
+    # The pre-check's verdict, taken where the bytes were (the upload, /complete): "passed" (then
+    # page_count holds the pages) or the RejectionCode of the problem. None for files stored before
+    # it was kept: the worker checks those in storage.
+    precheck = db.Column(db.String(40))
     verification_notes = db.Column(db.JSON, nullable=False, default=list)
     rejection_code = db.Column(db.String(40))
     current_job_id = db.Column(db.String(32))
@@ -276,7 +282,8 @@ class CreditReservation(db.Model):
     __tablename__ = "credit_reservations"
     id = db.Column(db.Integer, primary_key=True)
     brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
-    job_id = db.Column(db.String(32), db.ForeignKey("extraction_jobs.id"), nullable=False, unique=True)
+    # No foreign key: erasing a client removes their jobs, while the ledger row stays for the accounts.
+    job_id = db.Column(db.String(32), nullable=False, unique=True)
     pages = db.Column(db.Integer, nullable=False)
     status = db.Column(db.String(10), nullable=False, default="open")   # open | settled | released
     pages_charged = db.Column(db.Integer)
@@ -290,3 +297,39 @@ class CreditReservation(db.Model):
         CheckConstraint("pages > 0", name="pages_positive"),
         Index("ix_credit_reservations_status", "status", "created_at"),
     )
+
+
+class LenderPackage(db.Model):
+    """A ZIP of a complete case for the lender, built by a worker (services/packages.py)."""
+    __tablename__ = "lender_packages"
+    id = db.Column(db.String(32), primary_key=True, default=new_id)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"), nullable=False, index=True)
+    requested_by_id = db.Column(db.Integer, db.ForeignKey("users.id"))
+    status = db.Column(db.String(10), nullable=False, default="building")   # building | ready | failed
+    # Progress the case page shows: files put in the ZIP so far, of how many.
+    done_steps = db.Column(db.Integer, nullable=False, default=0)
+    total_steps = db.Column(db.Integer, nullable=False, default=0)
+    storage_key = db.Column(db.String(500))
+    size_bytes = db.Column(db.Integer)
+    error = db.Column(db.String(200))
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    finished_at = db.Column(db.DateTime)
+
+    __table_args__ = (CheckConstraint("status in ('building', 'ready', 'failed')", name="status"),)
+
+
+class ErasureRecord(db.Model):
+    """That a client's or a case's personal data was erased, by whom and why; never whose
+    (no name, email, case name or document id: that would keep what was erased)."""
+    __tablename__ = "erasure_records"
+    id = db.Column(db.Integer, primary_key=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    actor_id = db.Column(db.Integer, db.ForeignKey("users.id"))   # None: the retention sweep
+    subject = db.Column(db.String(10), nullable=False)            # client | case
+    reason = db.Column(db.String(10), nullable=False)             # request | retention
+    removed = db.Column(db.JSON, nullable=False, default=dict)    # rows and files removed, by kind
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+    __table_args__ = (CheckConstraint("subject in ('client', 'case')", name="subject"),
+                      CheckConstraint("reason in ('request', 'retention')", name="reason"))
