@@ -1,7 +1,7 @@
 """documents remember the pre-check taken where their bytes were (upload, /complete)
 
 Revision ID: f3b1c2d4e5a6
-Revises: a13c7e52f0d1
+Revises: d20f1a7e5b02
 Create Date: 2026-11-30 13:55:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'f3b1c2d4e5a6'
-down_revision = 'a13c7e52f0d1'
+down_revision = 'd20f1a7e5b02'
 branch_labels = None
 depends_on = None
 
