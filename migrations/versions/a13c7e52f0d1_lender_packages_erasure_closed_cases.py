@@ -1,7 +1,7 @@
 """lender packages, erasure records, closed cases; ledger rows outlive an erased client's jobs
 
 Revision ID: a13c7e52f0d1
-Revises: d20f1a7e5b02
+Revises: f3b1c2d4e5a6
 Create Date: 2026-11-30 14:00:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'a13c7e52f0d1'
-down_revision = 'd20f1a7e5b02'
+down_revision = 'f3b1c2d4e5a6'
 branch_labels = None
 depends_on = None
 
