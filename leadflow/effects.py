@@ -4,6 +4,7 @@ Registered once with the outbox; each handler finds the current app's ports at c
 sends jobs by actor name (no import of the actors).
 """
 import logging
+import time
 
 from leadflow import outbox
 from leadflow.billing import ledger
@@ -17,7 +18,9 @@ log = logging.getLogger(__name__)
 
 
 def publish_status(event: DocumentStatusChanged) -> None:
-    current_ports().bus.publish(event.as_message())
+    # The wall-clock moment of the commit (not leadflow.clock, which tests pin): what a page's
+    # commit-to-frame latency is measured from (`make bench-live`).
+    current_ports().bus.publish({**event.as_message(), "committed_at": time.time()})
 
 
 def enqueue_verification(event: VerificationRequested) -> None:
