@@ -104,6 +104,10 @@ def load() -> dict:
         "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),
         "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", 10 * 60_000),
         "SWEEP_BATCH_SIZE": _int("SWEEP_BATCH_SIZE", 200),
+        # A closed case (and its clients' data) is erased this many days after it was closed.
+        "CASE_RETENTION_DAYS": _int("CASE_RETENTION_DAYS", 365),
+        # How long a lender package's signed download link lives.
+        "PACKAGE_LINK_SECONDS": _int("PACKAGE_LINK_SECONDS", 300),
         "MAX_UPLOAD_BYTES": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
         "MAX_DOCUMENT_PAGES": _int("MAX_DOCUMENT_PAGES", 50),
         # One user's open pages: past the cap their oldest live socket is closed.
