@@ -66,7 +66,12 @@ def load() -> dict:
     return {
         "SECRET_KEY": _persistent_secret("SECRET_KEY", lambda: secrets.token_urlsafe(32)),
         "SQLALCHEMY_DATABASE_URI": database_url,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        # A pooled connection is replaced after DATABASE_POOL_RECYCLE_SECONDS instead of being
+        # pinged at every checkout (a round trip per transaction, eight per document). A
+        # connection the database dropped fails its one transaction, which its caller retries;
+        # that disconnect empties the process's pool. DATABASE_POOL_PRE_PING=1 brings the ping back.
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": _bool("DATABASE_POOL_PRE_PING", False),
+                                      "pool_recycle": _int("DATABASE_POOL_RECYCLE_SECONDS", 300)},
         "REDIS_URL": redis_url,
         # The prefix of this deployment's queues, dedup keys and sweep locks in Redis.
         "DRAMATIQ_NAMESPACE": os.environ.get("DRAMATIQ_NAMESPACE") or "leadflow",
