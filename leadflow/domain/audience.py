@@ -23,6 +23,8 @@ DOCUMENT_WORKERS = STAFF_ROLES | {Role.PLATFORM_ADMIN}
 RETRY_ROLES = frozenset({Role.BROKERAGE_ADMIN, Role.PLATFORM_ADMIN})
 # The credits page and GET /api/credits: what the brokerage pays is its admin's business.
 CREDITS_ROLES = frozenset({Role.BROKERAGE_ADMIN})
+# Erasing a client's data cannot be undone and answers a legal request: the brokerage's admin only.
+ERASE_ROLES = frozenset({Role.BROKERAGE_ADMIN})
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,22 @@ def may_decide(role) -> bool:
     """Deciding a document in review (its type, the fields the reader missed, or a rejection) is
     the platform admins' work: they see every brokerage's queue."""
     return role == Role.PLATFORM_ADMIN
+
+
+def may_build_package(role) -> bool:
+    """Building a case's lender package, and downloading it, is the brokerage staff's work: the
+    package holds the whole case and goes to the lender, never to the client or another tenant."""
+    return role in STAFF_ROLES
+
+
+def may_close_case(role) -> bool:
+    """Closing a case (which starts its retention period) is the advisor's decision, or their admin's."""
+    return role in STAFF_ROLES
+
+
+def may_erase(role) -> bool:
+    """Erasing a client or a case, files and rows, for good: the brokerage admin only."""
+    return role in ERASE_ROLES
 
 
 def may_retry(role) -> bool:
