@@ -337,3 +337,29 @@ class ErasureRecord(db.Model):
 
     __table_args__ = (CheckConstraint("subject in ('client', 'case')", name="subject"),
                       CheckConstraint("reason in ('request', 'retention')", name="reason"))
+
+
+class SentNotification(db.Model):
+    """An email decided and queued for a user: what it was about, and when. It keeps a reminder
+    from going out twice for one checklist item within REMINDER_AFTER_DAYS, a rejection or a stale
+    document from being told twice, and marks where the next advisor digest starts."""
+    __tablename__ = "sent_notifications"
+    id = db.Column(db.Integer, primary_key=True)
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id"), nullable=False)
+    kind = db.Column(db.String(32), nullable=False)      # leadflow.services.notifications.KINDS
+    # What it was about, by kind: "<document id>@<status changed at>", "case-<id>:<checklist item>",
+    # "<document id>" (stale), "digest".
+    subject = db.Column(db.String(120), nullable=False)
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"))
+    sent_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+    __table_args__ = (Index("ix_sent_notifications_user_kind_subject", "user_id", "kind", "subject", "sent_at"),)
+
+
+class NotificationOptOut(db.Model):
+    """A user who wants no more emails of one kind (the settings page, or one click on an
+    email's unsubscribe link)."""
+    __tablename__ = "notification_opt_outs"
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id"), primary_key=True)
+    kind = db.Column(db.String(32), primary_key=True)
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
