@@ -1,0 +1,92 @@
+"""A case's file as a lender reads it: the facts of its verified documents, the checks across them,
+the income summary, and which documents have gone stale.
+
+The caller has checked the viewer may see the workspace (views.workspace_for); every query here is
+scoped to the workspace's brokerage as well.
+"""
+import json
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from leadflow.domain import case_checks as rules
+from leadflow.domain.case_checks import CaseFacts, CheckResult, DocumentFacts, IncomeSummary
+from leadflow.domain.lifecycle import Status
+from leadflow.domain.verification.spec import READ_THRESHOLD
+from leadflow.models import Document, DocumentVersion, Workspace
+from leadflow.ports import Ports
+from leadflow.storage.base import StorageError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CaseFile:
+    checks: list[CheckResult]
+    summary: IncomeSummary
+    outcome: str                      # the worst check that ran (case_checks.worst)
+    titles: dict[str, str]            # document id -> title, for the documents the checks name
+
+
+def case_checks(session: Session, ports: Ports, workspace: Workspace) -> list[CheckResult]:
+    """Every case check over the workspace's verified documents, today."""
+    return rules.run_checks(facts(session, ports, workspace))
+
+
+def income_summary(session: Session, ports: Ports, workspace: Workspace) -> IncomeSummary:
+    return rules.income_summary(facts(session, ports, workspace))
+
+
+def case_file(session: Session, ports: Ports, workspace: Workspace) -> CaseFile:
+    """The checks and the summary from one reading of the documents (what the case page shows)."""
+    known = facts(session, ports, workspace)
+    checks = rules.run_checks(known)
+    return CaseFile(checks, rules.income_summary(known), rules.worst(checks),
+                    {d.id: d.title for d in known.documents})
+
+
+def facts(session: Session, ports: Ports, workspace: Workspace) -> CaseFacts:
+    """What the case's VERIFIED documents say, only fields read with confidence or set by a person."""
+    rows = session.scalars(select(Document).where(
+        Document.workspace_id == workspace.id, Document.brokerage_id == workspace.brokerage_id,
+        Document.status == Status.VERIFIED.value)
+        .order_by(Document.created_at.desc(), Document.id.desc())).all()
+    documents = tuple(DocumentFacts(d.id, d.title, d.document_type or d.kind or "unknown",
+                                    read_fields(current_content(session, ports, d))) for d in rows)
+    return CaseFacts(documents, ports.clock.now().date(), getattr(workspace, "planned_payout_date", None))
+
+
+def current_content(session: Session, ports: Ports, document: Document) -> dict:
+    """The document's current content; empty when it has none or storage cannot give it now."""
+    version = session.scalar(select(DocumentVersion).where(
+        DocumentVersion.document_id == document.id, DocumentVersion.part == "content")
+        .order_by(DocumentVersion.number.desc()).limit(1))
+    if version is None:
+        return {}
+    try:
+        content = json.loads(ports.storage.get(version.storage_key))
+    except (StorageError, ValueError) as exc:
+        # The checks then see fewer facts (a check says "not checked") rather than failing the page.
+        log.warning("content of document %s not readable for the case checks: %s", document.id, exc)
+        return {}
+    return content if isinstance(content, dict) else {}
+
+
+def read_fields(content: dict) -> dict:
+    """The fields read confidently (field_confidence >= 0.5), or set by a person; content without
+    confidences (another service, an older version) counts a present value as read."""
+    raw = content.get("fields") if isinstance(content.get("fields"), dict) else {}
+    confidence = content.get("field_confidence") if isinstance(content.get("field_confidence"), dict) else {}
+    by_person = set(content.get("read_by_person") or ())
+    read = {}
+    for name, value in raw.items():
+        if value in (None, ""):
+            continue
+        sure = confidence.get(name, 1.0)
+        if name in by_person or (isinstance(sure, (int, float)) and not isinstance(sure, bool)
+                                 and sure >= READ_THRESHOLD):
+            read[name] = value
+    return read
+
