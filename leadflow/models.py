@@ -85,6 +85,8 @@ class Workspace(db.Model):
     created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
     # Set when the advisor closes the case; CASE_RETENTION_DAYS later the erasure sweep removes it.
     closed_at = db.Column(db.DateTime, index=True)
+    # When the loan is to be paid out (the advisor sets it): identity papers must be valid past it.
+    planned_payout_date = db.Column(db.Date)
 
 
 class WorkspaceMember(db.Model):
