@@ -17,6 +17,7 @@ from dramatiq.middleware import CurrentMessage
 
 from leadflow import clock, jobs
 from leadflow.extraction.client import ExtractionClient
+from leadflow.mail import mailer_from_config
 from leadflow.ports import Ports
 from leadflow.realtime.bus import bus_from_config
 from leadflow.storage import storage_from_config
@@ -37,6 +38,7 @@ def bootstrap(config: Mapping, app=None) -> Ports:
         bus=bus_from_config(config),
         clock=clock,
         settings=config,
+        mail=mailer_from_config(config),
     )
 
 

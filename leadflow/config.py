@@ -123,6 +123,21 @@ def load() -> dict:
         # Flask refuses bigger request bodies with 413 before our code reads them.
         "MAX_CONTENT_LENGTH": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024) + 1024 * 1024,
         "BENCH_ENDPOINTS": _bool("BENCH_ENDPOINTS", False),
+        # Email: SMTP when MAIL_SERVER is set (MAIL_USE_TLS: STARTTLS), else each message is
+        # written as an .eml file to MAIL_DIR. Sent by the send-mail actor, never by a request.
+        "MAIL_SERVER": os.environ.get("MAIL_SERVER") or None,
+        "MAIL_PORT": _int("MAIL_PORT", 25),
+        "MAIL_USERNAME": os.environ.get("MAIL_USERNAME") or None,
+        "MAIL_PASSWORD": os.environ.get("MAIL_PASSWORD") or None,
+        "MAIL_USE_TLS": _bool("MAIL_USE_TLS", False),
+        "MAIL_FROM": os.environ.get("MAIL_FROM") or "LeadFlow <no-reply@localhost>",
+        "MAIL_DIR": os.environ.get("MAIL_DIR", str(INSTANCE_DIR / "mail")),
+        "MAIL_TIMEOUT_SECONDS": _int("MAIL_TIMEOUT_SECONDS", 10),
+        # A client is reminded of a checklist item still missing this many days after the case
+        # opened, and again at most once per this many days; the advisors' digest goes out daily
+        # at MAIL_DAILY_HOUR (UTC), with the reminders.
+        "REMINDER_AFTER_DAYS": _int("REMINDER_AFTER_DAYS", 3),
+        "MAIL_DAILY_HOUR": _int("MAIL_DAILY_HOUR", 7),
         "WTF_CSRF_CHECK_DEFAULT": False,
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,

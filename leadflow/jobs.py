@@ -22,6 +22,8 @@ DOCUMENT_QUEUE = "document-processing"
 CALLBACK_QUEUE = "callbacks"
 # Lender packages: a slow ZIP and PDF must not hold up documents being read.
 PACKAGE_QUEUE = "packages"
+# Emails: a slow SMTP server holds up only other emails.
+MAIL_QUEUE = "mail"
 # Each actor's queue, by the name a job is sent by: senders need no import of the actors, and
 # the actors (tasks) are declared on these queues.
 QUEUES = {
@@ -29,6 +31,8 @@ QUEUES = {
     "verification-retries-exhausted": DOCUMENT_QUEUE,
     "process-delivery": CALLBACK_QUEUE,
     "build-package": PACKAGE_QUEUE,
+    "send-mail": MAIL_QUEUE,
+    "mail-document-rejected": MAIL_QUEUE,
 }
 # How many times a message runs before it fails for good: the first run and its retries. The
 # actors' max_retries are these less one; the model test counts attempts with them too.

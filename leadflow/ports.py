@@ -71,6 +71,9 @@ class Ports:
     # This process's circuit breakers by name ("storage", ...), made on first use
     # (leadflow.breaker.for_ports): each process learns of an outage from its own failures.
     breakers: dict = field(default_factory=dict)
+    # How an email leaves (leadflow.mail: SMTP, or .eml files): only the send-mail actor uses it;
+    # use cases queue mail through `jobs`. None where a test or tool builds ports without it.
+    mail: object | None = None
 
 
 def current_ports() -> Ports:
