@@ -31,6 +31,7 @@ QUEUES = {
     "verification-retries-exhausted": DOCUMENT_QUEUE,
     "process-delivery": CALLBACK_QUEUE,
     "build-package": PACKAGE_QUEUE,
+    "build-package-failed": PACKAGE_QUEUE,
     "send-mail": MAIL_QUEUE,
     "mail-document-rejected": MAIL_QUEUE,
 }
