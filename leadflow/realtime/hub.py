@@ -1,27 +1,73 @@
-"""This process's open websockets, and the per-user rendering of every status event.
+"""This process's open websockets, and the rendering of every status event for them.
 
-Notify, then re-render: an event carries only ids and a status; for each connected user in
-the document's audience the partial is rendered from the database, as that user sees it. A
-pushed element replaces the old one by id, so a late or repeated event converges on the truth.
+Notify, then re-render: an event carries only ids and a status. Events are gathered for a moment
+(`COALESCE_SECONDS`) so a burst of transitions of one document becomes one push of its latest
+state; then each gathered document is read once, the audience check (domain/audience.may_see)
+decides for each connected user whether they may see it, and its row is rendered once per kind of
+viewer (`row_kind`): a thousand advisors of one brokerage cost one render, not a thousand. A
+socket gets one message per gathering with every row it may see. A pushed element replaces the
+old one by id, so a late or repeated event converges on the truth.
 """
 import logging
 import queue
 import threading
+import time
 from collections import defaultdict
+from dataclasses import dataclass
 
 from flask import render_template
 
 from leadflow import scoping
-from leadflow.domain.audience import may_see
+from leadflow.domain.audience import Role, Viewer, may_see, retry_offered
 from leadflow.extensions import db
 from leadflow.models import Document, User
 
 log = logging.getLogger(__name__)
 CLIENT_QUEUE_SIZE = 200
+# How long events gather before a fan-out: long enough that PENDING -> PROCESSING -> EXTRACTING
+# of one document, committed milliseconds apart, become one push; short against the 250 ms a
+# page may take to show a change.
+COALESCE_SECONDS = 0.05
+# Connected users' roles, brokerages and languages are read again at most this often (and at
+# once for a user not read yet): a role or brokerage change reaches open sockets within this,
+# while 20 events a second with a thousand sockets do not each read a thousand users.
+VIEWERS_FRESH_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class Watcher:
+    """A connected user as their row is rendered: who they are for the audience check, and the
+    language a client's row is written in. Stands in for `viewer` in the row templates."""
+    id: int
+    role: Role
+    brokerage_id: int | None
+    language: str = "en"
+
+    @classmethod
+    def of(cls, user) -> "Watcher":
+        return cls(user.id, Role(user.role), user.brokerage_id, user.language or "en")
+
+    @property
+    def viewer(self) -> Viewer:
+        return Viewer(self.id, self.role, self.brokerage_id)
+
+    @property
+    def is_platform_admin(self) -> bool:
+        return self.role == Role.PLATFORM_ADMIN
+
+
+def row_kind(watcher: Watcher, document) -> tuple:
+    """What a document's row depends on of its viewer (templates/documents/_row.html): users with
+    the same kind get the same HTML. A client's row is in their language; a staff row differs for
+    platform admins (brokerage name, the review form) and where a retry button is offered."""
+    if watcher.role == Role.CLIENT:
+        return ("client", watcher.language)
+    return ("staff", watcher.is_platform_admin,
+            retry_offered(watcher.role, document.status, document.rejection_code))
 
 
 class Client:
-    """One open socket: a queue of HTML fragments to send (None: close, the user has too many)."""
+    """One open socket: a queue of HTML messages to send (None: close, the user has too many)."""
 
     def __init__(self, user_id: int):
         self.user_id = user_id
@@ -44,18 +90,31 @@ class Client:
 
 
 class Hub:
-    def __init__(self, app, max_sockets_per_user: int = 20):
+    def __init__(self, app, max_sockets_per_user: int = 20, *, coalesce_seconds: float = COALESCE_SECONDS,
+                 viewers_fresh_seconds: float = VIEWERS_FRESH_SECONDS, background: bool = True):
         self._app = app
         # Insertion-ordered per user, so the oldest socket is the one to close.
         self._clients: dict[int, dict[Client, None]] = defaultdict(dict)
         self._lock = threading.Lock()
         self._max_per_user = max(int(max_sockets_per_user), 1)
+        self._coalesce = coalesce_seconds
+        # background=False: nothing fans out until flush() is called (tests count what one costs).
+        self._background = background
+        self._pending: dict[str, dict] = {}  # document id -> its latest event, in arrival order
+        self._wake = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._watchers: dict[int, Watcher] = {}
+        self._watchers_read_at = float("-inf")
+        self._watchers_fresh = viewers_fresh_seconds
+        self.renders = 0  # rows rendered so far: what a fan-out costs, for tests and the benchmark
 
-    def connect(self, user_id: int) -> Client:
+    def connect(self, user_id: int, watcher: Watcher | None = None) -> Client:
         """Register a socket; past the per-user cap the user's oldest socket is closed: the page
         just opened is the one they look at, and one user cannot hold the process's sockets."""
         client = Client(user_id)
         with self._lock:
+            if watcher is not None:
+                self._watchers[user_id] = watcher
             mine = self._clients[user_id]
             mine[client] = None
             evicted = list(mine)[:-self._max_per_user]
@@ -70,38 +129,111 @@ class Hub:
             self._clients[client.user_id].pop(client, None)
             if not self._clients[client.user_id]:
                 del self._clients[client.user_id]
+                self._watchers.pop(client.user_id, None)
 
     def connected_user_ids(self) -> list[int]:
         with self._lock:
             return list(self._clients)
 
     def on_event(self, event: dict) -> None:
-        """Bus handler: render and queue the document's partial for each connected viewer."""
+        """Bus handler: note the document as changed; the fan-out renders it a moment later.
+        Quick by design: it runs on the bus's listener, which must not wait on rendering."""
         if event.get("type") != "document_status":
             return
-        user_ids = self.connected_user_ids()
-        if not user_ids:
-            return
+        with self._lock:
+            if not self._clients:
+                return
+            document_id = str(event.get("document_id"))
+            self._pending.pop(document_id, None)  # the latest event goes last
+            self._pending[document_id] = event
+        if self._background:
+            self._ensure_worker()
+            self._wake.set()
+
+    def flush(self) -> int:
+        """Fan out every document noted so far; returns how many were read."""
+        with self._lock:
+            batch, self._pending = self._pending, {}
+        if not batch:
+            return 0
         with self._app.app_context():
             try:
-                self._fan_out(str(event.get("document_id")), user_ids)
+                return self._fan_out(list(batch))
             finally:
                 db.session.remove()
 
-    def _fan_out(self, document_id: str, user_ids: list[int]) -> None:
-        document = db.session.get(Document, document_id)
-        if document is None:
-            return
-        facts = scoping.document_facts(db.session, document)
-        viewers = [u for u in db.session.scalars(db.select(User).where(User.id.in_(user_ids)))
-                   if may_see(u.viewer, facts)]
-        if not viewers:
-            return
+    def _ensure_worker(self) -> None:
+        with self._lock:
+            if self._worker is not None:
+                return
+            # Under gevent (gunicorn.conf.py) this thread is a greenlet, like every socket's loop.
+            self._worker = threading.Thread(target=self._run, name="leadflow-live-fan-out", daemon=True)
+            self._worker.start()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()  # before taking the batch: an event noted meanwhile wakes us again
+            time.sleep(self._coalesce)
+            try:
+                self.flush()
+            except Exception:  # one bad batch must not end live pages for the life of the process
+                log.exception("live fan-out failed")
+
+    def _fan_out(self, document_ids: list[str]) -> int:
+        with self._lock:
+            sockets = {user_id: list(clients) for user_id, clients in self._clients.items()}
+        if not sockets:
+            return 0
+        documents = {d.id: d for d in db.session.scalars(db.select(Document).where(Document.id.in_(document_ids)))}
+        watchers = self._current_watchers(list(sockets))
+        rows: dict[int, list[str]] = defaultdict(list)
         # One request context for the templates' url_for; the viewer is passed, never read from it.
         with self._app.test_request_context(base_url=self._app.config["PUBLIC_BASE_URL"]):
-            for user in viewers:
-                html = render_template("documents/_row.html", document=document, viewer=user, oob=True)
-                with self._lock:
-                    clients = list(self._clients.get(user.id, ()))
-                for client in clients:
-                    client.push(html)
+            for document_id in document_ids:
+                document = documents.get(document_id)
+                if document is None:
+                    continue
+                facts = scoping.document_facts(db.session, document)
+                rendered: dict[tuple, str] = {}
+                for user_id in sockets:
+                    watcher = watchers.get(user_id)
+                    # The audience rule decides for every connected user, whatever their kind.
+                    if watcher is None or not may_see(watcher.viewer, facts):
+                        continue
+                    kind = row_kind(watcher, document)
+                    html = rendered.get(kind)
+                    if html is None:
+                        html = rendered[kind] = render_template("documents/_row.html", document=document,
+                                                                viewer=watcher, oob=True)
+                        self.renders += 1
+                    rows[user_id].append(html)
+        # One message per socket; sockets shown the same rows share one string.
+        messages: dict[tuple, str] = {}
+        for user_id, parts in rows.items():
+            key = tuple(map(id, parts))
+            message = messages.get(key)
+            if message is None:
+                message = messages[key] = "".join(parts)
+            for client in sockets[user_id]:
+                client.push(message)
+        return len(documents)
+
+    def _current_watchers(self, user_ids: list[int]) -> dict[int, Watcher]:
+        with self._lock:
+            known = dict(self._watchers)
+        stale = time.monotonic() - self._watchers_read_at >= self._watchers_fresh
+        wanted = user_ids if stale else [u for u in user_ids if u not in known]
+        if not wanted:
+            return known
+        read = {row.id: Watcher(row.id, Role(row.role), row.brokerage_id, row.language or "en")
+                for row in db.session.execute(db.select(User.id, User.role, User.brokerage_id, User.language)
+                                              .where(User.id.in_(wanted)))}
+        if stale:
+            # A user gone from the table sees nothing more; one whose socket closed meanwhile is not kept.
+            known = {u: w for u, w in known.items() if u not in wanted}
+            self._watchers_read_at = time.monotonic()
+        known.update(read)
+        with self._lock:
+            self._watchers = {u: w for u, w in known.items() if u in self._clients}
+        return known

@@ -12,6 +12,7 @@ from flask_login import current_user
 from simple_websocket import ConnectionClosed
 
 from leadflow.extensions import db, sock
+from leadflow.realtime.hub import Watcher
 
 MAX_MESSAGE_BYTES = 4096  # the page sends nothing of its own; anything larger is abuse
 PING_SECONDS = 25  # also how long a vanished browser can hold its socket
@@ -39,7 +40,7 @@ def register(app) -> None:
             ws.close(reason=1008, message="sign in first")
             return
         hub = current_app.extensions["leadflow"].hub
-        client = hub.connect(current_user.id)
+        client = hub.connect(current_user.id, Watcher.of(current_user))
         db.session.remove()  # hold no database connection while the socket idles
         try:
             while ws.connected and not client.evicted:

@@ -18,3 +18,30 @@ def test_the_last_socket_of_a_user_leaves_no_entry_behind():
     only = hub.connect(7)
     hub.disconnect(only)
     assert hub.connected_user_ids() == []
+
+
+def test_staff_of_any_brokerage_share_a_kind_until_a_retry_button_or_the_review_form_sets_them_apart():
+    from types import SimpleNamespace
+
+    from leadflow.domain.audience import Role
+    from leadflow.realtime.hub import Watcher, row_kind
+    failed = SimpleNamespace(status="ACTION_REQUIRED", rejection_code="SYSTEM_RETRIES_EXHAUSTED")
+    pending = SimpleNamespace(status="PENDING", rejection_code=None)
+    advisor, other_advisor = Watcher(1, Role.ADVISOR, 1), Watcher(2, Role.ADVISOR, 2)
+    admin, platform = Watcher(3, Role.BROKERAGE_ADMIN, 1), Watcher(4, Role.PLATFORM_ADMIN, None)
+    assert row_kind(advisor, pending) == row_kind(other_advisor, pending) == row_kind(admin, pending)
+    assert row_kind(advisor, failed) != row_kind(admin, failed)  # only the admin may retry it
+    assert len({row_kind(w, failed) for w in (advisor, admin, platform)}) == 3
+    # a client's row is in their language, whatever the document
+    assert row_kind(Watcher(5, Role.CLIENT, 1, "de"), pending) == row_kind(Watcher(6, Role.CLIENT, 1, "de"), failed)
+    assert row_kind(Watcher(5, Role.CLIENT, 1, "de"), pending) != row_kind(Watcher(6, Role.CLIENT, 1, "en"), pending)
+
+
+def test_events_noted_before_a_fan_out_keep_only_each_documents_latest_and_none_without_sockets():
+    hub = Hub(app=None, background=False)
+    hub.on_event({"type": "document_status", "document_id": "a", "status": "PENDING"})
+    assert hub._pending == {}  # no one connected: nothing to render later
+    hub.connect(1)
+    for document_id, status in (("a", "PENDING"), ("b", "PENDING"), ("a", "PROCESSING")):
+        hub.on_event({"type": "document_status", "document_id": document_id, "status": status})
+    assert [(d, e["status"]) for d, e in hub._pending.items()] == [("b", "PENDING"), ("a", "PROCESSING")]
