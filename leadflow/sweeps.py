@@ -23,7 +23,7 @@ from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, Status
 from leadflow.extensions import db
 from leadflow.models import CallbackDelivery, CreditReservation, Document, ExtractionJob, utcnow
 from leadflow.ports import Ports, current_ports
-from leadflow.services import callbacks, pipeline
+from leadflow.services import callbacks, erasure, pipeline
 
 log = logging.getLogger(__name__)
 DELIVERY_GRACE = timedelta(seconds=30)
@@ -124,6 +124,11 @@ def sweep_reservations(session: Session, ports: Ports, now: datetime, batch: int
     return sum(billing.close_for_job(session, job_id, now) for job_id in job_ids)
 
 
+def sweep_erasure(session: Session, ports: Ports, now: datetime, batch: int) -> int:
+    """Closed cases past CASE_RETENTION_DAYS: erase them (erasure.erase_due_cases), oldest first."""
+    return erasure.erase_due_cases(session, ports, now, batch)
+
+
 def _oldest(session: Session, status: Status, older_than: datetime, batch: int, *extra_columns):
     query = (select(Document.id, Document.brokerage_id, *extra_columns)
              .where(Document.status == status.value, Document.status_changed_at < older_than)
@@ -181,4 +186,5 @@ SWEEPS = {s.name: s for s in (
     Sweep("deadline", sweep_deadline, "EXTRACTING past its job's deadline: ask the service, resubmit or fail"),
     Sweep("deliveries", sweep_deliveries, "callbacks received but not processed: enqueue their processing"),
     Sweep("reservations", sweep_reservations, "open reservations of finished or failed jobs: settle or release"),
+    Sweep("erasure", sweep_erasure, "closed cases past CASE_RETENTION_DAYS: erase their documents, files and clients"),
 )}
