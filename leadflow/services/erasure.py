@@ -19,6 +19,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from leadflow import errors
 from leadflow.billing import service as billing
 from leadflow.domain import audience
 from leadflow.domain.audience import Role
@@ -45,15 +46,11 @@ _EXPLICIT = frozenset({
 })
 
 
-class ErasureError(Exception):
-    """An erasure cannot be done as asked."""
-
-
-class NotAllowed(ErasureError):
+class NotAllowed(errors.Forbidden):
     """The user's role may not erase, or close a case."""
 
 
-class NotFound(ErasureError):
+class NotFound(errors.NotFound):
     """No such client or case in the user's brokerage."""
 
 
@@ -70,7 +67,7 @@ class Subject:
 
 def close_case(session: Session, ports: Ports, user: User, workspace_id: int) -> bool:
     """Close the case: its retention period starts now. False when it was closed already."""
-    case = _case_for_staff(session, user, workspace_id)
+    case = case_for_staff(session, user, workspace_id)
     moved = session.execute(update(Workspace).where(Workspace.id == case.id, Workspace.closed_at.is_(None))
                             .values(closed_at=ports.clock.now())).rowcount
     session.commit()
@@ -79,7 +76,7 @@ def close_case(session: Session, ports: Ports, user: User, workspace_id: int) ->
 
 def reopen_case(session: Session, ports: Ports, user: User, workspace_id: int) -> bool:
     """Open a closed case again (the client came back): no erasure is due any more."""
-    case = _case_for_staff(session, user, workspace_id)
+    case = case_for_staff(session, user, workspace_id)
     moved = session.execute(update(Workspace).where(Workspace.id == case.id, Workspace.closed_at.isnot(None))
                             .values(closed_at=None)).rowcount
     session.commit()
@@ -92,12 +89,7 @@ def erase_client(session: Session, ports: Ports, admin: User, client_id: int) ->
     """Erase a client of the admin's brokerage: their documents, the cases that are theirs alone
     (with every document in them), their memberships of shared cases, their account. Commits.
     Raises NotAllowed, NotFound (another brokerage's client, or not a client)."""
-    if not audience.may_erase(admin.role):
-        raise NotAllowed("only the brokerage admin erases clients")
-    client = session.scalar(select(User).where(User.id == client_id, User.brokerage_id == admin.brokerage_id,
-                                               User.role == Role.CLIENT.value))
-    if client is None:
-        raise NotFound(str(client_id))
+    client = erasable_client(session, admin, client_id)
     subject = Subject(client.brokerage_id, users={client.id})
     for workspace_id in session.scalars(select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == client.id)):
         others = session.scalar(select(func.count()).select_from(WorkspaceMember).join(User)
@@ -113,13 +105,13 @@ def erase_case(session: Session, ports: Ports, workspace_id: int, *, admin: User
     """Erase a case: every document in it, its packages, and its clients who have no other case.
     `admin` None is the retention sweep. Commits. Raises NotAllowed, NotFound."""
     if admin is not None and not audience.may_erase(admin.role):
-        raise NotAllowed("only the brokerage admin erases cases")
+        raise NotAllowed("Only the brokerage admin erases cases.")
     query = select(Workspace).where(Workspace.id == workspace_id)
     if admin is not None:
         query = query.where(Workspace.brokerage_id == admin.brokerage_id)
     case = session.scalar(query)
     if case is None:
-        raise NotFound(str(workspace_id))
+        raise NotFound("There is no such case.")
     subject = Subject(case.brokerage_id, workspaces={case.id})
     for user_id in session.scalars(select(User.id).join(WorkspaceMember, WorkspaceMember.user_id == User.id)
                                    .where(WorkspaceMember.workspace_id == case.id, User.role == Role.CLIENT.value)):
@@ -139,6 +131,17 @@ def erase_due_cases(session: Session, ports: Ports, now: datetime, batch: int) -
     for workspace_id in due:
         erase_case(session, ports, workspace_id, reason="retention")
     return len(due)
+
+
+def erasable_client(session: Session, user: User, client_id: int) -> User:
+    """The client the user may erase. Raises NotAllowed, NotFound (not a client of their brokerage)."""
+    if not audience.may_erase(user.role):
+        raise NotAllowed("Only the brokerage admin erases clients.")
+    client = session.scalar(select(User).where(User.id == client_id, User.brokerage_id == user.brokerage_id,
+                                               User.role == Role.CLIENT.value))
+    if client is None:
+        raise NotFound("There is no such client.")
+    return client
 
 
 def erasable_clients(session: Session, user: User, workspace: Workspace) -> list[User]:
@@ -265,13 +268,14 @@ def _replace_folded(text: str, word: str) -> str:
     return "".join(out) + text[start:]
 
 
-def _case_for_staff(session: Session, user: User, workspace_id: int) -> Workspace:
+def case_for_staff(session: Session, user: User, workspace_id: int) -> Workspace:
+    """The case, for a user who may close it. Raises NotAllowed, NotFound (another brokerage's)."""
     if not audience.may_close_case(user.role):
-        raise NotAllowed("only the brokerage's staff close cases")
+        raise NotAllowed("Only the brokerage's advisors and admins close cases.")
     case = session.scalar(select(Workspace).where(Workspace.id == workspace_id,
                                                   Workspace.brokerage_id == user.brokerage_id))
     if case is None:
-        raise NotFound(str(workspace_id))
+        raise NotFound("There is no such case.")
     return case
 
 

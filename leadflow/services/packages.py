@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from leadflow import errors
 from leadflow.domain import audience, document_types
 from leadflow.domain.checklist import ITEMS
 from leadflow.domain.packages import CaseIncomplete, chosen_documents, file_name, incomplete_items
@@ -31,16 +32,22 @@ COVER_NAME = "00_cover_sheet.pdf"
 DATA_NAME = "extracted_data.json"
 
 
-class PackageError(Exception):
-    """A package cannot be asked for or handed out."""
-
-
-class NotAllowed(PackageError):
+class NotAllowed(errors.Forbidden):
     """The user's role may not build or download packages."""
 
 
-class NotFound(PackageError):
+class NotFound(errors.NotFound):
     """No such case or package in the user's brokerage."""
+
+
+class Incomplete(errors.Conflict):
+    """The case's checklist is not complete: there is nothing whole to send a lender yet."""
+    code = "case_incomplete"
+
+    def __init__(self, items: list[str]):
+        super().__init__("The case is not complete yet: " + ", ".join(
+            next(i.en for i in ITEMS if i.key == key) for key in items) + ".")
+        self.items = items
 
 
 @dataclass(frozen=True)
@@ -61,10 +68,12 @@ def request(session: Session, ports: Ports, user: User, workspace_id: int) -> Le
     """Ask for a package of the case; commits, then sends the build. A package already being built
     for the case is sent again rather than doubled (its dedup key keeps one message).
 
-    Raises NotAllowed, NotFound (another brokerage's case is not found), CaseIncomplete."""
+    Raises NotAllowed, NotFound (another brokerage's case is not found), Incomplete."""
     workspace = _workspace(session, user, workspace_id)
     states = checklist.for_workspace(session, ports.storage, workspace.id, workspace.brokerage_id)
-    chosen_documents(states)   # raises CaseIncomplete before anything is written
+    missing = incomplete_items(states)
+    if missing:
+        raise Incomplete(missing)
     package = session.scalar(select(LenderPackage).where(
         LenderPackage.workspace_id == workspace.id, LenderPackage.status == BUILDING))
     if package is None:
@@ -146,14 +155,14 @@ def download_url(session: Session, ports: Ports, user: User, package_id: str) ->
     """A short-lived signed link to a ready package of the user's brokerage. Raises NotAllowed,
     NotFound (also for a package still building, failed or of another brokerage)."""
     if not audience.may_build_package(user.role):
-        raise NotAllowed("only the brokerage's staff download lender packages")
+        raise NotAllowed("Only the brokerage's advisors and admins download lender packages.")
     package = session.scalar(select(LenderPackage).where(
         LenderPackage.id == package_id, LenderPackage.brokerage_id == user.brokerage_id,
         LenderPackage.status == READY))
     if package is None or not package.storage_key:
-        raise NotFound(package_id)
+        raise NotFound("There is no such package, or it is not ready.")
     if ports.storage.head(package.storage_key) is None:
-        raise NotFound(package_id)
+        raise NotFound("There is no such package, or it is not ready.")
     return ports.storage.download_url(package.storage_key, expires_in=int(ports.settings.get("PACKAGE_LINK_SECONDS", 300)))
 
 
@@ -179,11 +188,11 @@ def current_content(session: Session, ports: Ports, document: Document) -> dict:
 
 def _workspace(session: Session, user: User, workspace_id: int) -> Workspace:
     if not audience.may_build_package(user.role):
-        raise NotAllowed("only the brokerage's staff build lender packages")
+        raise NotAllowed("Only the brokerage's advisors and admins build lender packages.")
     workspace = session.scalar(select(Workspace).where(Workspace.id == workspace_id,
                                                        Workspace.brokerage_id == user.brokerage_id))
     if workspace is None:
-        raise NotFound(str(workspace_id))
+        raise NotFound("There is no such case.")
     return workspace
 
 

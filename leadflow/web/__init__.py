@@ -17,6 +17,8 @@ def register_blueprints(app) -> None:
     app.register_blueprint(callbacks.bp)
     app.register_blueprint(files.files_bp)
     app.register_blueprint(health.bp)
+    from leadflow.web import packages
+    app.register_blueprint(packages.bp)
     ws.register(app)
     if app.config.get("BENCH_ENDPOINTS"):
         from leadflow.web import bench
