@@ -10,9 +10,10 @@ from leadflow import outbox
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, DocumentStatusChanged, ReservationDue, VerificationRequested
+from leadflow.domain.lifecycle import Status
 from leadflow.extensions import db
 from leadflow.ports import current_ports
-from leadflow.services import callbacks, pipeline
+from leadflow.services import callbacks, notifications, pipeline
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +54,20 @@ def close_reservation(event: ReservationDue) -> None:
         raise
 
 
+def mail_rejection(event: DocumentStatusChanged) -> None:
+    """A REJECTED document's client is told by email, from the mail queue: the pipeline only enqueues."""
+    if event.status == Status.REJECTED:
+        current_ports().jobs.send("mail-document-rejected", event.document_id, event.brokerage_id)
+
+
+def queue_mail(event: notifications.MailComposed) -> None:
+    current_ports().jobs.send("send-mail", event.message)
+
+
 def register() -> None:
     outbox.on(DocumentStatusChanged, publish_status)
     outbox.on(VerificationRequested, enqueue_verification)
     outbox.on(DeliveryReceived, enqueue_delivery)
     outbox.on(ReservationDue, close_reservation)
+    outbox.on(DocumentStatusChanged, mail_rejection)
+    outbox.on(notifications.MailComposed, queue_mail)

@@ -21,9 +21,11 @@ from leadflow import jobs, metrics
 from leadflow.billing import service as billing
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, Status
 from leadflow.extensions import db
-from leadflow.models import CallbackDelivery, CreditReservation, Document, ExtractionJob, utcnow
+from leadflow.domain.audience import STAFF_ROLES, Role
+from leadflow.models import (CallbackDelivery, CreditReservation, Document, ExtractionJob, NotificationOptOut,
+                             SentNotification, User, Workspace, WorkspaceMember, utcnow)
 from leadflow.ports import Ports, current_ports
-from leadflow.services import callbacks, erasure, pipeline
+from leadflow.services import callbacks, erasure, notifications, pipeline
 
 log = logging.getLogger(__name__)
 DELIVERY_GRACE = timedelta(seconds=30)
@@ -39,7 +41,7 @@ class Sweep:
 
 def run(name: str, now: datetime | None = None) -> int | None:
     """Run one sweep under its lock, in the app's session; None when another scheduler holds it."""
-    sweep = SWEEPS[name]
+    sweep = SWEEPS.get(name) or DAILY[name]
     lock = _lock(name)
     if not lock.acquire():
         log.info("sweep %s is running elsewhere; skipped", name)
@@ -129,6 +131,42 @@ def sweep_erasure(session: Session, ports: Ports, now: datetime, batch: int) -> 
     return erasure.erase_due_cases(session, ports, now, batch)
 
 
+def sweep_reminders(session: Session, ports: Ports, now: datetime, batch: int) -> int:
+    """Daily: cases with a client, open longer than REMINDER_AFTER_DAYS; each is handed to
+    notifications.remind_missing, which decides what is still missing and not reminded of lately.
+    Walks every such case once, a batch at a time (keyset on the id)."""
+    opened_before = now - timedelta(days=max(1, int(ports.settings.get("REMINDER_AFTER_DAYS") or 3)))
+    clients = (select(WorkspaceMember.workspace_id).join(User, User.id == WorkspaceMember.user_id)
+               .where(User.role == Role.CLIENT.value))
+    return _each_batch(session, batch, lambda after: (
+        select(Workspace.id).where(Workspace.created_at <= opened_before, Workspace.id > after,
+                                   Workspace.id.in_(clients))),
+        Workspace.id, lambda workspace_id: notifications.remind_missing(session, ports, workspace_id))
+
+
+def sweep_digests(session: Session, ports: Ports, now: datetime, batch: int) -> int:
+    """Daily: advisors and brokerage admins who get the digest and had none today; each is
+    handed to notifications.advisor_digest (nothing changed in their cases, nothing sent)."""
+    recent = select(SentNotification.user_id).where(SentNotification.kind == notifications.ADVISOR_DIGEST,
+                                                     SentNotification.sent_at > now - notifications.DIGEST_MIN_GAP)
+    opted_out = select(NotificationOptOut.user_id).where(NotificationOptOut.kind == notifications.ADVISOR_DIGEST)
+    return _each_batch(session, batch, lambda after: (
+        select(User.id).where(User.role.in_([r.value for r in STAFF_ROLES]), User.id > after,
+                              User.id.not_in(recent), User.id.not_in(opted_out))),
+        User.id, lambda user_id: notifications.advisor_digest(session, ports, user_id))
+
+
+def _each_batch(session: Session, batch: int, query_after, key, handle) -> int:
+    """Hand every id the query finds to `handle`, `batch` ids per read, in id order."""
+    done, after = 0, 0
+    while True:
+        ids = session.scalars(query_after(after).order_by(key).limit(batch)).all()
+        done += sum(handle(i) for i in ids)
+        if len(ids) < batch:
+            return done
+        after = ids[-1]
+
+
 def _oldest(session: Session, status: Status, older_than: datetime, batch: int, *extra_columns):
     query = (select(Document.id, Document.brokerage_id, *extra_columns)
              .where(Document.status == status.value, Document.status_changed_at < older_than)
@@ -187,4 +225,10 @@ SWEEPS = {s.name: s for s in (
     Sweep("deliveries", sweep_deliveries, "callbacks received but not processed: enqueue their processing"),
     Sweep("reservations", sweep_reservations, "open reservations of finished or failed jobs: settle or release"),
     Sweep("erasure", sweep_erasure, "closed cases past CASE_RETENTION_DAYS: erase their documents, files and clients"),
+)}
+
+# Once a day (tasks.scheduler, at MAIL_DAILY_HOUR UTC): the clients' reminders and the advisors' digest.
+DAILY = {s.name: s for s in (
+    Sweep("reminders", sweep_reminders, "cases open past REMINDER_AFTER_DAYS: remind clients of missing items"),
+    Sweep("digests", sweep_digests, "advisors without today's digest: send what changed in their cases"),
 )}

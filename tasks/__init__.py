@@ -13,9 +13,10 @@ Senders in LeadFlow send by actor name (`Ports.jobs`) and import none of this.
 import dramatiq
 
 from tasks.documents import ACTORS as DOCUMENT_ACTORS, process_delivery, verification_retries_exhausted, verify_document
+from tasks.mail import ACTORS as MAIL_ACTORS
 from tasks.packages import ACTORS as PACKAGE_ACTORS
 
-ACTORS = (*DOCUMENT_ACTORS, *PACKAGE_ACTORS)
+ACTORS = (*DOCUMENT_ACTORS, *PACKAGE_ACTORS, *MAIL_ACTORS)
 
 __all__ = ["bind", "worker", "verify_document", "verification_retries_exhausted", "process_delivery"]
 

@@ -28,6 +28,11 @@ def build(app, blocking: bool = False):
     for name in sweeps.SWEEPS:
         scheduler.add_job(_run, "interval", args=(app, name), seconds=interval, id=f"sweep-{name}",
                           next_run_time=datetime.now(), coalesce=True, max_instances=1)
+    # Daily, not at start-up: a restart must not start another round of reminders and digests
+    # (the use cases would refuse most of it anyway); a run missed by up to an hour still happens.
+    for name in sweeps.DAILY:
+        scheduler.add_job(_run, "cron", args=(app, name), hour=app.config.get("MAIL_DAILY_HOUR", 7),
+                          id=f"daily-{name}", coalesce=True, max_instances=1, misfire_grace_time=3600)
     return scheduler
 
 

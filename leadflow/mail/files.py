@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
-from leadflow.mail import Mail, MailUnavailable
+from leadflow.mail.message import Mail, MailUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ import logging
 import smtplib
 import ssl
 
-from leadflow.mail import Mail, MailRefused, MailUnavailable
+from leadflow.mail.message import Mail, MailRefused, MailUnavailable
 
 log = logging.getLogger(__name__)
 

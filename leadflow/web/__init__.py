@@ -2,8 +2,8 @@
 
 
 def register_blueprints(app) -> None:
-    from leadflow.web import (api, auth, callbacks, cases, credits, dashboard, documents, files, health, pages, portal,
-                              review, templating, ws)
+    from leadflow.web import (api, auth, callbacks, cases, credits, dashboard, documents, files, health, notifications,
+                              pages, portal, review, templating, ws)
     templating.register(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
@@ -17,6 +17,7 @@ def register_blueprints(app) -> None:
     app.register_blueprint(callbacks.bp)
     app.register_blueprint(files.files_bp)
     app.register_blueprint(health.bp)
+    app.register_blueprint(notifications.bp)
     from leadflow.web import packages
     app.register_blueprint(packages.bp)
     ws.register(app)

@@ -25,7 +25,8 @@ from leadflow.models import ApiToken, User
 bp = Blueprint("auth", __name__)
 
 # Endpoints that authenticate otherwise (a webhook signature, a signed storage URL).
-CSRF_EXEMPT_ENDPOINTS = {"callbacks.receive", "files.upload", "bench.signed_noop"}
+# notifications.unsubscribe: a mail client's one-click POST; its signed token is the proof.
+CSRF_EXEMPT_ENDPOINTS = {"callbacks.receive", "files.upload", "bench.signed_noop", "notifications.unsubscribe"}
 # The user's session version as it was at sign-in; a session without one predates session
 # versions and counts as version 0, so it ends at the user's next sign-out or new password.
 SESSION_VERSION = "session_version"
