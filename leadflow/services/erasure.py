@@ -25,9 +25,9 @@ from leadflow.domain import audience
 from leadflow.domain.audience import Role
 from leadflow.domain.packages import retention_cutoff
 from leadflow.extensions import db
-from leadflow.models import (ApiToken, AuditEntry, CallbackDelivery, Document, DocumentShare, DocumentVersion,
-                             ErasureRecord, ExtractionJob, LenderPackage, StatusLogEntry, UploadIntent, User,
-                             Workspace, WorkspaceMember)
+from leadflow.models import (ApiToken, AuditEntry, Document, DocumentShare, DocumentVersion,
+                             ErasureRecord, ExtractionJob, LenderPackage, UploadIntent, User, Workspace,
+                             WorkspaceMember)
 from leadflow.ports import Ports
 from leadflow.services import counts
 from leadflow.services.documents import storage_key as document_key
@@ -184,9 +184,16 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
     # Reservations stay (accounting); an open one is released, as for any job that ends unread.
     for job_id in job_ids:
         billing.release(session, job_id)
-    removed["deliveries"] = _rows(session, delete(CallbackDelivery).where(CallbackDelivery.job_id.in_(job_ids)))
-    removed["status_log"] = _rows(session, delete(StatusLogEntry).where(or_(
-        StatusLogEntry.document_id.in_(documents), StatusLogEntry.job_id.in_(job_ids))))
+    # Callbacks (and the status log, where it is a table of its own) hold the service's whole
+    # answers, the extracted data: by job, and by document where the table records it.
+    for name in ("callback_deliveries", "status_log"):
+        table = db.metadata.tables.get(name)
+        if table is None:
+            continue
+        found = [table.c.job_id.in_(job_ids)]
+        if "document_id" in table.c:
+            found.append(table.c.document_id.in_(documents))
+        removed[name] = _rows(session, table.delete().where(or_(*found)))
     _erase_dependents(session, subject, removed)
     removed["audit_entries"] = _rows(session, delete(AuditEntry).where(AuditEntry.document_id.in_(documents)))
     session.execute(update(AuditEntry).where(AuditEntry.actor_id.in_(users)).values(actor_id=None))
