@@ -162,6 +162,20 @@ class FakeBus:
         self.published.append(message)
 
 
+class FakeMail:
+    """The mail transport: keeps what was sent; `down` fails as an unreachable SMTP server does."""
+
+    def __init__(self):
+        self.sent: list = []
+        self.down = False
+
+    def send(self, mail) -> None:
+        from leadflow.mail import MailUnavailable
+        if self.down:
+            raise MailUnavailable("SMTP server unreachable (fake)")
+        self.sent.append(mail)
+
+
 class FixedClock:
     """It is `moment` until a test moves it; LeadFlow's own clock (row stamps) moves with it."""
 
