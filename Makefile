@@ -71,8 +71,9 @@ chaos: $(VENV)/.dev services
 bench-pipeline: $(VENV)/.dev services
 	$(PY) -m bench.pipeline $(BENCH_ARGS)
 
-# Signed callbacks (a fifth duplicates) against gunicorn on PostgreSQL and Redis, next to a bare
-# signed endpoint without database work. BENCH_ARGS="--deliveries 1000" for a quick run.
+# Signed callbacks for real jobs (a fifth duplicates) against gunicorn on PostgreSQL and Redis, next to
+# a bare signed endpoint without database work, in one run; CPU per delivery from /proc (bench/cpu.py).
+# BENCH_ARGS="--deliveries 500" for a quick run.
 .PHONY: bench-callbacks
 bench-callbacks: $(VENV)/.dev services
 	$(PY) -m bench.callbacks $(BENCH_ARGS)

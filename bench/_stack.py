@@ -285,20 +285,15 @@ class Stack:
         """Processes that ended without being asked to, with their exit codes."""
         return {name: p.returncode for name, p in self.processes.items() if p.poll() is not None}
 
-    def cpu_seconds(self) -> dict[str, float]:
-        """CPU time (user + system) used so far by each started process group's live members."""
-        groups = {p.pid: name for name, p in self.processes.items()}
-        used = dict.fromkeys(self.processes, 0.0)
-        tick = os.sysconf("SC_CLK_TCK")
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            name = groups.get(int(fields[2]))  # field 5 of stat: the process group id
-            if name is not None:
-                used[name] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-        return used
+    def cpu_meter(self, interval: float = 0.5):
+        """A bench.cpu.Meter over this run's processes (its PostgreSQL database's backends, its
+        Redis when it has its own, the helpers, this process); `with stack.cpu_meter() as m:`."""
+        from bench.cpu import Meter
+        names = {"web": "web", "workers": "workers", "scheduler": "scheduler", "redis": "Redis",
+                 "s3": "S3 server (moto)", "extractor": "extractor"}
+        groups = {names.get(name, name): process.pid for name, process in self.processes.items()
+                  if process.poll() is None}
+        return Meter(groups, database=self.database, interval=interval)
 
     def start_extractor(self, module: str = "leadflow.extractor", env: dict | None = None) -> None:
         self.start("extractor", [sys.executable, "-m", module], env=env)
