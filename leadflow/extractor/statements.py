@@ -9,6 +9,7 @@ from defusedxml.common import DefusedXmlException
 
 from leadflow.extractor.errors import Unreadable
 from leadflow.extractor.fields import parse as p
+from leadflow.extractor.fields.bookings import booking
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +37,17 @@ def read_camt053(data: bytes) -> tuple[dict, str, int]:
     span = _child(stmt, "FrToDt")
     start = (_text(_first(span, "FrDtTm")) or "")[:10] or (opening[1] if opening else None)
     end = (_text(_first(span, "ToDtTm")) or "")[:10] or (closing[1] if closing else None)
-    entries, credits = [], []
+    entries, credits, bookings = [], [], []
     for entry in (e for e in stmt if _local(e.tag) == "Ntry"):
         amount = _signed(entry)
         info = " ".join(filter(None, (_text(e) for e in entry.iter() if _local(e.tag) in ("Ustrd", "AddtlNtryInf", "Nm"))))
         codes = {_text(e) for e in entry.iter() if _local(e.tag) in ("SubFmlyCd", "Cd")}
         booked = _text(_first(_first(entry, "BookgDt"), "Dt")) or (_text(_first(_first(entry, "BookgDt"), "DtTm")) or "")[:10]
         entries.append(f"{booked}  {amount}  {info}".strip())
+        # The other party: the creditor of money paid out, the debtor of money paid in.
+        party = _first(_first(entry, "RltdPties"), "Cdtr" if amount and amount.startswith("-") else "Dbtr")
+        purpose = " ".join(filter(None, (_text(e) for e in entry.iter() if _local(e.tag) in ("Ustrd", "AddtlNtryInf"))))
+        bookings.append(booking(booked or None, _text(_first(party, "Nm")), purpose, amount))
         if amount and not amount.startswith("-") and (codes & SALARY_PURPOSE or _SALARY.search(info)):
             credits.append(amount)
     servicer = _first(account, "Svcr")
@@ -56,6 +61,7 @@ def read_camt053(data: bytes) -> tuple[dict, str, int]:
         "opening_balance": opening[0] if opening else None,
         "closing_balance": closing[0] if closing else None,
         "salary_credits": credits,
+        "bookings": bookings,
     }
     rendering = "\n".join([f"camt.053 statement {_text(_child(stmt, 'Id')) or ''}".strip(),
                            f"IBAN {fields['iban'] or ''}", f"Kontoinhaber {fields['holder'] or ''}",
@@ -79,11 +85,13 @@ def read_mt940(data: bytes) -> tuple[dict, str, int]:
         raise Unreadable("the MT940 file holds no balances or bookings")
     account = info.get("account_identification") or ""
     bic = account.split("/")[0] if "/" in account and re.fullmatch(r"[A-Z]{6}[A-Z0-9]{2,5}", account.split("/")[0]) else None
-    credits, entries = [], []
+    credits, entries, bookings = [], [], []
     for tx in transactions.transactions:
         details = tx.data.get("transaction_details") or ""
         amount = _money(tx.data.get("amount"))
         entries.append(f"{tx.data.get('date')}  {amount}  {details}")
+        bookings.append(booking(str(tx.data["date"]) if tx.data.get("date") else None, tx.data.get("applicant_name"),
+                                details, amount))
         if amount and not amount.startswith("-") and _SALARY.search(details):
             credits.append(amount)
     fields = {
@@ -95,6 +103,7 @@ def read_mt940(data: bytes) -> tuple[dict, str, int]:
         "opening_balance": _money(opening.amount) if opening is not None else None,
         "closing_balance": _money(closing.amount) if closing is not None else None,
         "salary_credits": credits,
+        "bookings": bookings,
     }
     rendering = "\n".join([f"MT940 Kontoauszug {account}", f"IBAN {fields['iban'] or ''}",
                            f"Alter Kontostand {fields['opening_balance'] or ''}",

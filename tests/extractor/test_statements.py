@@ -34,7 +34,9 @@ def test_a_camt053_statement_yields_account_period_balances_and_salary():
     assert data["content"]["fields"] == {
         "bank": "Probe Bank Deutschland AG", "iban": "DE05200500889043645405", "holder": "James Beispiel",
         "period_start": "2026-07-01", "period_end": "2026-07-31", "opening_balance": "8718.63",
-        "closing_balance": "11651.43", "salary_credits": ["3732.80"]}
+        "closing_balance": "11651.43", "salary_credits": ["3732.80"],
+        "bookings": [{"date": "2026-07-31", "counterparty": None, "purpose": "Entgelt 07/2026", "amount": "3732.80"},
+                     {"date": "2026-07-02", "counterparty": None, "purpose": "Miete Gehaltskonto", "amount": "-800.00"}]}
     assert data["content"]["pages"][0]["method"] == "xml"
 
 

@@ -3,6 +3,7 @@ layout, salary credits from the bookings table's columns; cross-checked, each wi
 import calendar
 import re
 
+from leadflow.extractor.fields import bookings
 from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings, label_test,
                                                lexicon, plain)
@@ -18,6 +19,7 @@ SCHEMAS: dict[str, dict] = {
     "opening_balance": AMOUNT,
     "closing_balance": AMOUNT,
     "salary_credits": {**AMOUNTS, "description": "incoming payments that look like salary, in order"},
+    "bookings": bookings.SCHEMA,
 }
 STRUCTURED_CONFIDENCE = 0.99  # camt.053 / MT940: the bank's own data
 
@@ -106,6 +108,10 @@ def parse(reading) -> FieldsRead:
         f.offer("salary_credits", credits, sure, "bookings table")
     else:
         f.offer("salary_credits", salary_credits(text), GUESS + 0.1)
+    columns = _amount_columns(layout) if layout else {}
+    lines = bookings.in_layout(layout, BOOKING_DATE, lambda block: _booking_amount(block, columns)) if layout else None
+    f.offer("bookings", lines, 0.9 if columns else 0.75, "bookings table")
+    f.offer("bookings", bookings.in_text(text) or None, GUESS + 0.1)
     return f.resolve(CHECKS)
 
 
