@@ -207,6 +207,14 @@ def employer(facts: CaseFacts) -> CheckResult:
                            N_("Fewer than two documents name an employer yet."), documents=compared)
     reference_doc, reference = next(((d, e) for d, e in current if d.type == "employment_contract"), current[0])
     differ = [(d, e) for d, e in current if not same_employer(reference, e)]
+    starts = _new_job_start(reference_doc, facts.today)
+    if differ and starts and all(d.type == "payslip" for d, _ in differ):
+        # A contract for a job not yet begun: today's payslips come from the employer before it.
+        return CheckResult("employer", WARNING, title,
+                           N_("A new job at {reference} starts on {start}; the payslips are from {names}. "
+                              "The lender will ask about the probation period."),
+                           {"reference": reference, "start": starts.isoformat(),
+                            "names": "; ".join(sorted({e for _, e in differ}))}, compared)
     if differ:
         return CheckResult("employer", PROBLEM, title, N_("Employers differ: {names} against {reference} on {document}."),
                            {"names": "; ".join(f"{e} ({d.title})" for d, e in differ), "reference": reference,
@@ -284,6 +292,12 @@ def contract_salary(facts: CaseFacts) -> CheckResult:
                            documents=tuple(d.id for d in ([contract] if contract else []) + slips))
     annual = amount(contract.value("annual_salary"))
     gross = amount(slips[0].value("gross"))
+    starts = _new_job_start(contract, facts.today)
+    if starts:
+        return CheckResult("income_contract", WARNING, title,
+                           N_("The contract is for a new job starting on {start}: its salary of {annual} a year "
+                              "cannot be compared with today's payslips."),
+                           {"start": starts.isoformat(), "annual": _money(annual)}, (contract.id, slips[0].id))
     gap = min(abs(gross - annual / n) / (annual / n) for n in SALARIES_A_YEAR)
     params = {"annual": _money(annual), "monthly": _money(annual / 12), "gross": _money(gross),
               "month": slips[0].value("period") or slips[0].title}
@@ -456,6 +470,12 @@ def income_summary(facts: CaseFacts) -> IncomeSummary:
 # --- helpers -------------------------------------------------------------------------------------
 
 SALARY_WORDS = re.compile(r"\b(lohn|gehalt|entgelt|bez[üu]ge|besoldung|salary|payroll|wages?)\b", re.IGNORECASE)
+
+
+def _new_job_start(document: DocumentFacts, today: date) -> date | None:
+    """A contract's start date when it lies ahead: the client is changing jobs."""
+    start = iso_date(document.value("start_date")) if document.type == "employment_contract" else None
+    return start if start and start > today else None
 
 
 def _payslips(facts: CaseFacts) -> list[DocumentFacts]:

@@ -102,6 +102,14 @@ def test_a_certificate_of_an_earlier_employer_is_a_warning():
     assert result.outcome == cc.WARNING
 
 
+def test_a_contract_for_a_job_not_yet_begun_is_a_warning_not_a_problem():
+    contract = doc("employment_contract", "c", "Contract", employer="Vorlage Versicherungs-AG", start_date="2027-01-01",
+                   annual_salary="56000.00")
+    result = check(cc.employer, contract, payslip(employer="Platzhalter Pharma AG"))
+    assert result.outcome == cc.WARNING and "2027-01-01" in result.words()[1]
+    assert check(cc.contract_salary, contract, payslip()).outcome == cc.WARNING
+
+
 # --- income --------------------------------------------------------------------------------------
 
 def salary(day="2026-10-30", amount="2345.67"):
