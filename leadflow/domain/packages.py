@@ -12,7 +12,7 @@ COMPLETE = frozenset({"done", "not_needed"})
 # Fields that say which month or year a document is for, in the order they are tried; the
 # lender reads "payslip 2026-10" faster than the client's own file name.
 _PERIOD_FIELDS = ("period", "period_end", "tax_year", "year", "issue_date", "start_date")
-_UNSAFE = re.compile(r"[^0-9A-Za-z.-]+")
+_UNSAFE = re.compile(r"[^0-9A-Za-z._-]+")
 _EXTENSION = re.compile(r"\.([0-9A-Za-z]{1,5})$")
 
 

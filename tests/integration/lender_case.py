@@ -1,0 +1,103 @@
+"""A complete case built from ../shared/samples for the package and erasure tests: every checklist
+item VERIFIED, each document's original file and its extracted content (the sample's expected
+fields) in the app's storage, as the pipeline leaves them. Plus the browser-session helpers."""
+import json
+import re
+from datetime import timedelta
+
+from flask.testing import FlaskClient
+
+from tests.conftest import SAMPLES
+from tests.plugins.live import TODAY
+
+# (sample file, its expected fields' file or None, type, title)
+CASE_FILES = (
+    ("ids/passporteye_53_id-d.jpg", None, "id_document", "Personalausweis"),
+    ("payslips/synthetic_payslip_A1_01.pdf", "payslips/synthetic_payslip_A1_01.expected.json", "payslip", "Payslip August"),
+    ("payslips/synthetic_payslip_A1_02.pdf", "payslips/synthetic_payslip_A1_02.expected.json", "payslip", "Payslip September"),
+    ("payslips/synthetic_payslip_A1_03.pdf", "payslips/synthetic_payslip_A1_03.expected.json", "payslip", "Payslip October"),
+    ("bank-statements/synthetic_bank_statement_A1_01.pdf", "bank-statements/synthetic_bank_statement_A1_01.expected.json",
+     "bank_statement", "Statement August"),
+    ("bank-statements/synthetic_bank_statement_A1_02.pdf", "bank-statements/synthetic_bank_statement_A1_02.expected.json",
+     "bank_statement", "Statement September"),
+    ("bank-statements/synthetic_bank_statement_A1_03.pdf", "bank-statements/synthetic_bank_statement_A1_03.expected.json",
+     "bank_statement", "Statement October"),
+    ("tax/synthetic_wage_tax_certificate_A1_01.pdf", "tax/synthetic_wage_tax_certificate_A1_01.expected.json",
+     "wage_tax_certificate", "Lohnsteuerbescheinigung 2025"),
+    ("tax/synthetic_tax_assessment_A1_01.pdf", "tax/synthetic_tax_assessment_A1_01.expected.json",
+     "tax_assessment", "Steuerbescheid 2025"),
+    ("employment-contracts/synthetic_employment_contract_A1_01.pdf",
+     "employment-contracts/synthetic_employment_contract_A1_01.expected.json", "employment_contract", "Arbeitsvertrag"),
+)
+ID_FIELDS = {"surname": "MUSTERMANN", "given_names": "RAHUL", "nationality": "D", "date_of_expiry": "2031-08-01",
+             "document_number": "T22000129"}
+
+
+def seed_complete_case(app, brokerage_id: int, workspace_id: int, owner_id: int, skip: tuple[str, ...] = ()) -> list[dict]:
+    """Store the case's files and VERIFIED documents (oldest first, so the first sample is the
+    oldest); returns per document {id, path, type, fields, storage_key}. `skip`: types left out."""
+    from leadflow.extensions import db
+    from leadflow.models import Document, DocumentVersion, new_id
+    from leadflow.services import counts
+    storage = app.extensions["leadflow"].storage
+    made = []
+    with app.app_context():
+        for n, (sample, expected, kind, title) in enumerate(CASE_FILES):
+            if kind in skip:
+                continue
+            path = SAMPLES / sample
+            fields = json.loads((SAMPLES / expected).read_text())["fields"] if expected else dict(ID_FIELDS)
+            document_id = new_id()
+            key = f"brokerages/{brokerage_id}/documents/{document_id}/original/{path.name}"
+            storage.put(key, path.read_bytes(), "image/jpeg" if path.suffix == ".jpg" else "application/pdf")
+            content_key = f"brokerages/{brokerage_id}/documents/{document_id}/content/v1-generated.json"
+            storage.put(content_key, json.dumps({"fields": fields, "field_confidence": {k: 0.95 for k in fields}}).encode(),
+                        "application/json")
+            at = TODAY - timedelta(days=20 - n)
+            db.session.add(Document(id=document_id, brokerage_id=brokerage_id, owner_id=owner_id, workspace_id=workspace_id,
+                                    title=title, kind=kind, document_type=kind, confidence=0.95, status="VERIFIED",
+                                    filename=path.name, content_type="application/pdf", size_bytes=path.stat().st_size,
+                                    storage_key=key, verification_notes=[], created_at=at, updated_at=at,
+                                    status_changed_at=at, verified_at=at))
+            db.session.flush()
+            db.session.add(DocumentVersion(document_id=document_id, part="content", number=1, cause="generated",
+                                           storage_key=content_key, created_at=at))
+            made.append({"id": document_id, "path": path, "type": kind, "fields": fields, "storage_key": key})
+        db.session.commit()
+        counts.recount(db.session)
+        db.session.commit()
+        db.session.remove()
+    return made
+
+
+class LiveHostClient(FlaskClient):
+    """A test client whose requests name the live server as their host, as a browser's would."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
+        return super().open(*args, **kwargs)
+
+    def session_transaction(self, *args, **kwargs):
+        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
+        return super().session_transaction(*args, **kwargs)
+
+
+def signed_in(app, person):
+    """A Flask test client with the person's browser session (no password round trip)."""
+    client = LiveHostClient(app, app.response_class, use_cookies=True)
+    with client.session_transaction() as session:
+        session["_user_id"] = str(person.user_id)
+        session["_fresh"] = True
+    return client
+
+
+def csrf_token(client) -> str:
+    page = client.get("/documents/none")  # any page renders the token, a 404 page too
+    return re.search(r'"X-CSRFToken": "([^"]+)"', page.get_data(as_text=True)).group(1)
+
+
+def post(client, url, data=None, htmx: bool = True):
+    headers = {"X-CSRFToken": csrf_token(client)}
+    if htmx:
+        headers["HX-Request"] = "true"
+    return client.post(url, data=data or {}, headers=headers)

@@ -1,0 +1,133 @@
+"""The lender package against the live app (PostgreSQL, local storage, the in-process worker): an
+advisor asks for a complete case's package, watches it build, downloads the ZIP through a signed
+link, and the ZIP holds the documents' original files named by checklist item, a cover sheet PDF
+saying who, what and how the checks came out, and the extracted data. Incomplete cases, clients and
+another brokerage's advisor get a 4xx and nothing is built."""
+import io
+import json
+import re
+import zipfile
+
+import pypdf
+import requests
+
+from tests.integration.lender_case import post, seed_complete_case, signed_in
+from tests.plugins.live import wait_until
+
+STATUS = re.compile(r'data-testid="package-status" data-status="(\w+)"')
+DOWNLOAD = re.compile(r'href="(/packages/[0-9a-f]{32}/download)"')
+
+
+def _packages(app):
+    from leadflow.extensions import db
+    from leadflow.models import LenderPackage
+    with app.app_context():
+        rows = [(p.id, p.status, p.workspace_id) for p in db.session.scalars(db.select(LenderPackage))]
+        db.session.remove()
+    return rows
+
+
+def _name_client(app, user_id, name):
+    from leadflow.extensions import db
+    from leadflow.models import User
+    with app.app_context():
+        db.session.get(User, user_id).name = name
+        db.session.commit()
+        db.session.remove()
+
+
+def test_a_complete_cases_package_holds_its_documents_a_cover_sheet_and_the_extracted_data(app, world):
+    _name_client(app, world.client_a.user_id, "Rahul Mustermann")
+    seeded = seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id)
+    advisor = signed_in(app, world.advisor_a)
+
+    panel = advisor.get(f"/workspaces/{world.workspace_a}/package").get_data(as_text=True)
+    assert 'data-testid="package-build"' in panel
+    answer = post(advisor, f"/workspaces/{world.workspace_a}/package")
+    assert answer.status_code == 202, answer.get_data(as_text=True)
+
+    def ready():
+        text = advisor.get(f"/workspaces/{world.workspace_a}/package").get_data(as_text=True)
+        found = STATUS.search(text)
+        assert not found or found.group(1) != "failed", text
+        return found and found.group(1) == "ready" and text
+    text = wait_until(ready, timeout=60, message="the package to be ready")
+
+    link = DOWNLOAD.search(text).group(1)
+    redirect = advisor.get(link)
+    assert redirect.status_code == 303
+    signed = redirect.headers["Location"]
+    assert signed.startswith(world.url)
+    body = requests.get(signed, timeout=10)
+    assert body.status_code == 200
+    archive = zipfile.ZipFile(io.BytesIO(body.content))
+
+    names = archive.namelist()
+    # Checklist order; within an item its newest documents (the seeded order reversed), each named
+    # by the month or year it is for.
+    order = ("id_document", "payslip", "bank_statement", "wage_tax_certificate", "tax_assessment",
+             "employment_contract")
+    period = {"payslip": lambda f: f["period"], "bank_statement": lambda f: f["period_end"][:7],
+              "wage_tax_certificate": lambda f: str(f["year"]), "tax_assessment": lambda f: str(f["tax_year"]),
+              "employment_contract": lambda f: f["start_date"][:7]}
+    expected, originals = [], {}
+    for kind in order:
+        for made in [m for m in reversed(seeded) if m["type"] == kind]:
+            suffix = f"_{period[kind](made['fields'])}" if kind in period else ""
+            name = f"{len(expected) + 1:02d}_{kind}{suffix}{made['path'].suffix}"
+            expected.append(name)
+            originals[name] = made
+    assert names == expected + ["00_cover_sheet.pdf", "extracted_data.json"]
+    assert names[0] == "01_id_document.jpg" and names[1].startswith("02_payslip_2026-")
+    # Each file is the original upload, byte for byte.
+    for name, made in originals.items():
+        assert archive.read(name) == made["path"].read_bytes(), name
+
+    cover = "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(archive.read("00_cover_sheet.pdf"))).pages)
+    flat = " ".join(cover.split())
+    assert "Lender package" in flat and "Case of client a" in flat
+    assert "Rahul Mustermann" in flat and "client@a.example" in flat and "Alpha Hypotheken" in flat
+    for name in names[:10]:
+        assert name in flat, name
+    assert "Last three payslips" in flat and "Payslip October" in flat and "Personalausweis" in flat
+    assert "Case checks" in flat
+
+    data = json.loads(archive.read("extracted_data.json"))
+    assert data["case"]["case_name"] == "Case of client a"
+    assert data["case"]["clients"] == [{"name": "Rahul Mustermann", "email": "client@a.example"}]
+    assert [d["file"] for d in data["documents"]] == names[:10]
+    payslip = next(d for d in data["documents"] if d["file"] == names[1])
+    assert payslip["fields"]["net"] == originals[names[1]]["fields"]["net"]
+    assert payslip["item"] == "payslips" and payslip["type"] == "payslip"
+    assert payslip["sha256"] is None or len(payslip["sha256"]) == 64
+
+
+def test_an_incomplete_case_a_client_and_another_brokerages_advisor_get_no_package(app, world):
+    seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id, skip=("tax_assessment",))
+    advisor = signed_in(app, world.advisor_a)
+    incomplete = post(advisor, f"/workspaces/{world.workspace_a}/package")
+    assert incomplete.status_code == 409
+    assert "Last tax assessment" in incomplete.get_data(as_text=True)
+    assert 'data-testid="package-blocked"' in advisor.get(f"/workspaces/{world.workspace_a}/package").get_data(as_text=True)
+    assert _packages(app) == []
+
+    # Complete now; another brokerage's advisor does not find the case, nor its package.
+    seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id)
+    other = signed_in(app, world.advisor_b)
+    assert post(other, f"/workspaces/{world.workspace_a}/package").status_code == 404
+    assert other.get(f"/workspaces/{world.workspace_a}/package").status_code == 404
+    client = signed_in(app, world.client_a)
+    assert post(client, f"/workspaces/{world.workspace_a}/package").status_code == 403
+    assert _packages(app) == []
+
+    assert post(advisor, f"/workspaces/{world.workspace_a}/package").status_code == 202
+    package_id = wait_until(lambda: next((p[0] for p in _packages(app) if p[1] == "ready"), None), timeout=60,
+                            message="the package to be ready")
+    assert other.get(f"/packages/{package_id}/download").status_code == 404
+    assert client.get(f"/packages/{package_id}/download").status_code == 403
+    assert signed_in(app, world.platform_admin).get(f"/packages/{package_id}/download").status_code == 403
+    assert advisor.get(f"/packages/{'0' * 32}/download").status_code == 404
+    assert advisor.get(f"/packages/{package_id}/download").status_code == 303
+    # The API answers the same way, as JSON.
+    assert world.advisor_b.api.post(f"/workspaces/{world.workspace_a}/package",
+                                    headers={"Accept": "application/json"}).status_code == 404
