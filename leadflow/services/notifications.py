@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadData, URLSafeSerializer
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -209,7 +209,7 @@ def read_unsubscribe_token(settings, token: str) -> tuple[int, str] | None:
     """(user id, kind) of a genuine token, else None."""
     try:
         user_id, kind = _serializer(settings).loads(token)
-    except (BadSignature, ValueError, TypeError):
+    except (BadData, ValueError, TypeError):
         return None
     if not isinstance(user_id, int) or kind not in KINDS:
         return None
