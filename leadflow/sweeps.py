@@ -25,7 +25,7 @@ from leadflow.domain.audience import STAFF_ROLES, Role
 from leadflow.models import (CallbackDelivery, CreditReservation, Document, ExtractionJob, NotificationOptOut,
                              SentNotification, User, Workspace, WorkspaceMember, utcnow)
 from leadflow.ports import Ports, current_ports
-from leadflow.services import callbacks, erasure, notifications, pipeline
+from leadflow.services import callbacks, case_file, erasure, notifications, pipeline
 
 log = logging.getLogger(__name__)
 DELIVERY_GRACE = timedelta(seconds=30)
@@ -156,6 +156,14 @@ def sweep_digests(session: Session, ports: Ports, now: datetime, batch: int) -> 
         User.id, lambda user_id: notifications.advisor_digest(session, ports, user_id))
 
 
+def sweep_stale(session: Session, ports: Ports, now: datetime, batch: int) -> int:
+    """Daily: VERIFIED payslips and bank statements that aged out leave the checklist (noted on the
+    case, pushed to open pages) and their clients are told by email which ones to replace."""
+    moved = case_file.mark_stale(session, ports, now.date(), batch)
+    notifications.document_stale(session, ports, moved)
+    return len(moved)
+
+
 def _each_batch(session: Session, batch: int, query_after, key, handle) -> int:
     """Hand every id the query finds to `handle`, `batch` ids per read, in id order."""
     done, after = 0, 0
@@ -227,8 +235,10 @@ SWEEPS = {s.name: s for s in (
     Sweep("erasure", sweep_erasure, "closed cases past CASE_RETENTION_DAYS: erase their documents, files and clients"),
 )}
 
-# Once a day (tasks.scheduler, at MAIL_DAILY_HOUR UTC): the clients' reminders and the advisors' digest.
+# Once a day (tasks.scheduler, at MAIL_DAILY_HOUR UTC): documents that aged out (before the reminders, which
+# then count their items as missing), the clients' reminders and the advisors' digest.
 DAILY = {s.name: s for s in (
+    Sweep("stale", sweep_stale, "payslips and statements too old for a lender: off the checklist, the client told"),
     Sweep("reminders", sweep_reminders, "cases open past REMINDER_AFTER_DAYS: remind clients of missing items"),
     Sweep("digests", sweep_digests, "advisors without today's digest: send what changed in their cases"),
 )}

@@ -44,6 +44,13 @@ class CaseDocument:
     status: str
     type: str | None          # detected type, else the kind the client declared
     nationality: str | None = None  # from a verified ID's machine-readable zone
+    # Verified, but no longer what a lender takes: "stale" (aged out: the staleness sweep said so)
+    # or "expires" (an ID or permit that ends before the planned payout). It counts as not there.
+    replace: str | None = None
+
+    @property
+    def counts(self) -> bool:
+        return self.status == "VERIFIED" and not self.replace
 
 
 @dataclass
@@ -57,6 +64,10 @@ class ItemState:
     def needed(self) -> int:
         return self.item.needed
 
+    @property
+    def to_replace(self) -> list[CaseDocument]:
+        return [d for d in self.documents if d.replace]
+
 
 def progress(documents: list[CaseDocument]) -> list[ItemState]:
     """Each checklist item with what was uploaded for it and its state (documents newest first)."""
@@ -65,7 +76,7 @@ def progress(documents: list[CaseDocument]) -> list[ItemState]:
     states = []
     for item in ITEMS:
         mine = [d for d in documents if d.type in item.types]
-        state = ItemState(item, mine, verified=sum(d.status == "VERIFIED" for d in mine))
+        state = ItemState(item, mine, verified=sum(d.counts for d in mine))
         if state.verified >= item.needed:
             state.state = "done"
         elif item.key == "residence_permit" and nationality in FREE_MOVEMENT and not mine:

@@ -7,17 +7,24 @@ scoped to the workspace's brokerage as well.
 import json
 import logging
 from dataclasses import dataclass
+from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
+from leadflow import outbox
 from leadflow.domain import case_checks as rules
 from leadflow.domain.case_checks import CaseFacts, CheckResult, DocumentFacts, IncomeSummary
+from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification.spec import READ_THRESHOLD
-from leadflow.models import Document, DocumentVersion, Workspace
+from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
 from leadflow.ports import Ports
+from leadflow.services.checklist import WENT_STALE
 from leadflow.storage.base import StorageError
+
+# Only these age out: a lender wants the latest months' payslips and statements.
+AGING_TYPES = ("payslip", "bank_statement")
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +52,47 @@ def case_file(session: Session, ports: Ports, workspace: Workspace) -> CaseFile:
     checks = rules.run_checks(known)
     return CaseFile(checks, rules.income_summary(known), rules.worst(checks),
                     {d.id: d.title for d in known.documents})
+
+
+def set_planned_payout(session: Session, workspace: Workspace, day: date | None) -> None:
+    """The advisor's planned payout date (None: not planned yet); the caller has checked the viewer
+    may work on the case."""
+    workspace.planned_payout_date = day
+    session.commit()
+
+
+def mark_stale(session: Session, ports: Ports, today: date, batch: int) -> list[str]:
+    """Find VERIFIED payslips and bank statements of cases that have aged out today and are not yet
+    marked; mark each with a `went_stale` audit row (the checklist then wants a newer one, and the
+    case page shows why) and push it, so open pages re-read their case. At most `batch` are marked
+    per run, oldest verdicts first through the (status, status_changed_at) index. Returns their ids."""
+    marked = select(AuditEntry.id).where(AuditEntry.document_id == Document.id, AuditEntry.action == WENT_STALE)
+    moved: list[str] = []
+    after = None
+    while len(moved) < batch:
+        query = (select(Document).where(Document.status == Status.VERIFIED.value,
+                                        Document.document_type.in_(AGING_TYPES),
+                                        Document.workspace_id.isnot(None), ~marked.exists())
+                 .order_by(Document.status_changed_at, Document.id).limit(batch))
+        if after is not None:
+            query = query.where(or_(Document.status_changed_at > after[0],
+                                    and_(Document.status_changed_at == after[0], Document.id > after[1])))
+        rows = session.scalars(query).all()
+        if not rows:
+            break
+        for document in rows:
+            after = (document.status_changed_at, document.id)
+            read = DocumentFacts(document.id, document.title, document.document_type,
+                                 read_fields(current_content(session, ports, document)))
+            if len(moved) < batch and rules.is_stale(read, today):
+                session.add(AuditEntry(document_id=document.id, action=WENT_STALE, from_status=document.status,
+                                       to_status=document.status, created_at=ports.clock.now(),
+                                       note=f"too old for a lender on {today.isoformat()}: a newer one is needed"))
+                outbox.record(session, DocumentStatusChanged(document.id, document.brokerage_id, document.status,
+                                                             document.title))
+                moved.append(document.id)
+        outbox.commit(session)
+    return moved
 
 
 def facts(session: Session, ports: Ports, workspace: Workspace) -> CaseFacts:

@@ -1,12 +1,20 @@
 """A workspace's checklist, read from its documents."""
 import json
+from datetime import date, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from leadflow import clock
+from leadflow.domain.case_checks import DEFAULT_PAYOUT_DAYS
 from leadflow.domain.checklist import CaseDocument, ItemState, progress
-from leadflow.models import Document, DocumentVersion
+from leadflow.domain.verification.common import iso_date
+from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
 from leadflow.storage.base import Storage
+
+# The audit action the staleness sweep writes on a verified document that aged out.
+WENT_STALE = "went_stale"
+IDENTITY_TYPES = ("id_document", "residence_permit")
 
 
 def for_workspace(session: Session, storage: Storage, workspace_id: int, brokerage_id: int) -> list[ItemState]:
@@ -19,18 +27,41 @@ def for_workspace(session: Session, storage: Storage, workspace_id: int, brokera
 
 def for_documents(session: Session, storage: Storage, rows: list[Document]) -> list[ItemState]:
     """The checklist over documents the caller has already chosen and scoped, newest first."""
-    return progress([CaseDocument(id=d.id, title=d.title, status=d.status, type=d.document_type or d.kind,
-                                  nationality=_nationality(session, storage, d)) for d in rows])
+    stale = _went_stale(session, [d.id for d in rows if d.status == "VERIFIED"])
+    payout = _payout(session, rows)
+    documents = []
+    for d in rows:
+        fields = _identity_fields(session, storage, d)
+        expiry = iso_date(fields.get("expiry_date"))
+        replace = "stale" if d.id in stale else ("expires" if expiry is not None and expiry <= payout else None)
+        documents.append(CaseDocument(id=d.id, title=d.title, status=d.status, type=d.document_type or d.kind,
+                                      nationality=fields.get("nationality"), replace=replace))
+    return progress(documents)
 
 
-def _nationality(session: Session, storage: Storage, document: Document) -> str | None:
-    """A verified ID's nationality (its machine-readable zone), to know if a permit is needed."""
-    if document.document_type != "id_document" or document.status != "VERIFIED":
-        return None
+def _went_stale(session: Session, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    return set(session.scalars(select(AuditEntry.document_id).where(
+        AuditEntry.document_id.in_(ids), AuditEntry.action == WENT_STALE)))
+
+
+def _payout(session: Session, rows: list[Document]) -> date:
+    """The case's planned payout, else the day identity papers must last to by default."""
+    workspace = session.get(Workspace, rows[0].workspace_id) if rows and rows[0].workspace_id else None
+    planned = getattr(workspace, "planned_payout_date", None)
+    return planned or clock.now().date() + timedelta(days=DEFAULT_PAYOUT_DAYS)
+
+
+def _identity_fields(session: Session, storage: Storage, document: Document) -> dict:
+    """A verified ID's or permit's fields: its nationality (is a permit needed?) and expiry."""
+    if document.document_type not in IDENTITY_TYPES or document.status != "VERIFIED":
+        return {}
     version = session.scalar(select(DocumentVersion).where(
         DocumentVersion.document_id == document.id, DocumentVersion.part == "content")
         .order_by(DocumentVersion.number.desc()).limit(1))
     if version is None:
-        return None
+        return {}
     fields = json.loads(storage.get(version.storage_key)).get("fields") or {}
-    return fields.get("nationality")
+    return {"nationality": fields.get("nationality") if document.document_type == "id_document" else None,
+            "expiry_date": fields.get("expiry_date")}
