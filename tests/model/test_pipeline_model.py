@@ -637,6 +637,9 @@ class PipelineModel(RuleBasedStateMachine):
                        f"{'a system retry or a person' if moved else 'nothing to do'}")
         elif message.actor == "process-delivery":
             self._process(message)
+        elif jobs.QUEUES.get(message.actor) == jobs.MAIL_QUEUE:
+            # Emails (a rejection's) leave the pipeline after its commit; they are not modelled.
+            self._note(f"{message}: an email, not modelled")
         else:
             raise AssertionError(f"unknown actor in {message}")
 
