@@ -4,6 +4,7 @@ Pages and the API ask "what may this user see"; workers ask "this id, in this br
 Both answer with queries scoped by brokerage, so another tenant's row is simply not found.
 """
 import logging
+from collections import defaultdict
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
@@ -51,6 +52,23 @@ def document_belongs_elsewhere(session: Session, document_id: str, brokerage_id:
                              document_id, brokerage_id, owner)
         return True
     return False
+
+
+def documents_facts(session: Session, documents: list[Document]) -> dict[str, DocumentFacts]:
+    """document_facts for many documents in two queries, whatever their number (the live fan-out)."""
+    workspace_ids = {d.workspace_id for d in documents if d.workspace_id}
+    members, shared = defaultdict(set), defaultdict(set)
+    if workspace_ids:
+        for workspace_id, user_id in session.execute(select(WorkspaceMember.workspace_id, WorkspaceMember.user_id)
+                                                      .where(WorkspaceMember.workspace_id.in_(workspace_ids))):
+            members[workspace_id].add(user_id)
+    if documents:
+        for document_id, user_id in session.execute(select(DocumentShare.document_id, DocumentShare.user_id)
+                                                    .where(DocumentShare.document_id.in_([d.id for d in documents]))):
+            shared[document_id].add(user_id)
+    return {d.id: DocumentFacts(brokerage_id=d.brokerage_id, owner_id=d.owner_id,
+                                workspace_member_ids=frozenset(members.get(d.workspace_id, ())),
+                                shared_with_ids=frozenset(shared.get(d.id, ()))) for d in documents}
 
 
 def document_facts(session: Session, document: Document) -> DocumentFacts:

@@ -10,10 +10,12 @@ old one by id, so a late or repeated event converges on the truth.
 """
 import logging
 import queue
+import struct
 import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 from flask import render_template
 
@@ -66,12 +68,35 @@ def row_kind(watcher: Watcher, document) -> tuple:
             retry_offered(watcher.role, document.status, document.rejection_code))
 
 
+class Push(str):
+    """A message for sockets: its HTML, and the WebSocket frame carrying it, made once however many
+    sockets it goes to (the server's frames are not masked, and /ws negotiates no compression, so
+    every socket gets the same bytes)."""
+
+    @cached_property
+    def frame(self) -> bytes:
+        return text_frame(self)
+
+
+def text_frame(text: str) -> bytes:
+    """One final, unmasked text frame (RFC 6455, section 5.2)."""
+    payload = text.encode()
+    n = len(payload)
+    if n < 126:
+        header = struct.pack("!BB", 0x81, n)
+    elif n < 1 << 16:
+        header = struct.pack("!BBH", 0x81, 126, n)
+    else:
+        header = struct.pack("!BBQ", 0x81, 127, n)
+    return header + payload
+
+
 class Client:
     """One open socket: a queue of HTML messages to send (None: close, the user has too many)."""
 
     def __init__(self, user_id: int):
         self.user_id = user_id
-        self.outbox: queue.Queue[str | None] = queue.Queue(maxsize=CLIENT_QUEUE_SIZE)
+        self.outbox: queue.Queue[Push | None] = queue.Queue(maxsize=CLIENT_QUEUE_SIZE)
         self.evicted = False
 
     def evict(self) -> None:
@@ -81,7 +106,7 @@ class Client:
         except queue.Full:
             pass  # the flag alone ends it at its next wake
 
-    def push(self, html: str) -> None:
+    def push(self, html: Push) -> None:
         try:
             self.outbox.put_nowait(html)
         except queue.Full:
@@ -186,6 +211,7 @@ class Hub:
         if not sockets:
             return 0
         documents = {d.id: d for d in db.session.scalars(db.select(Document).where(Document.id.in_(document_ids)))}
+        facts = scoping.documents_facts(db.session, list(documents.values()))
         watchers = self._current_watchers(list(sockets))
         rows: dict[int, list[str]] = defaultdict(list)
         # One request context for the templates' url_for; the viewer is passed, never read from it.
@@ -194,27 +220,30 @@ class Hub:
                 document = documents.get(document_id)
                 if document is None:
                     continue
-                facts = scoping.document_facts(db.session, document)
+                audience = facts[document_id]
+                kinds: dict[tuple, tuple] = {}  # (role, language) -> row_kind, which depends on nothing else
                 rendered: dict[tuple, str] = {}
                 for user_id in sockets:
                     watcher = watchers.get(user_id)
                     # The audience rule decides for every connected user, whatever their kind.
-                    if watcher is None or not may_see(watcher.viewer, facts):
+                    if watcher is None or not may_see(watcher.viewer, audience):
                         continue
-                    kind = row_kind(watcher, document)
+                    kind = kinds.get((watcher.role, watcher.language))
+                    if kind is None:
+                        kind = kinds[(watcher.role, watcher.language)] = row_kind(watcher, document)
                     html = rendered.get(kind)
                     if html is None:
                         html = rendered[kind] = render_template("documents/_row.html", document=document,
                                                                 viewer=watcher, oob=True)
                         self.renders += 1
                     rows[user_id].append(html)
-        # One message per socket; sockets shown the same rows share one string.
-        messages: dict[tuple, str] = {}
+        # One message per socket; sockets shown the same rows share one message, framed once.
+        messages: dict[tuple, Push] = {}
         for user_id, parts in rows.items():
             key = tuple(map(id, parts))
             message = messages.get(key)
             if message is None:
-                message = messages[key] = "".join(parts)
+                message = messages[key] = Push("".join(parts))
             for client in sockets[user_id]:
                 client.push(message)
         return len(documents)

@@ -7,7 +7,7 @@ MAX_MESSAGE_BYTES closes the socket (1009); a page of another site cannot open o
 import queue
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, request
+from flask import Blueprint, abort, current_app, g, request
 from flask_login import current_user
 from simple_websocket import ConnectionClosed
 
@@ -25,10 +25,21 @@ def register(app) -> None:
 
     @app.before_request
     def _refuse_foreign_pages():
+        if request.path != "/ws":
+            return
         # Before the handshake: a refused upgrade never becomes a socket.
-        if request.path == "/ws" and not same_origin(request.headers.get("Origin"), request.host,
-                                                    current_app.config["PUBLIC_BASE_URL"]):
+        if not same_origin(request.headers.get("Origin"), request.host, current_app.config["PUBLIC_BASE_URL"]):
             abort(403)
+        # No per-message compression: a push is a few KB of HTML, and uncompressed the very same
+        # frame goes to every socket shown the same rows (hub.Push), where compression would cost
+        # a zlib run per socket per push. Declining the browser's offer is part of the protocol.
+        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        # Who asks is read before the handshake answers, and the database let go of: pages opening
+        # together (all of them after a restart) wait for it before their 101, not while holding
+        # a socket, and an open socket holds no connection.
+        if current_user.is_authenticated:
+            g.live_watcher = Watcher.of(current_user)
+        db.session.remove()
 
     # On a blueprint of this app's own: the shared `sock` remembers only the last app it was
     # bound to, so a route declared on it directly could land on another app of the process.
@@ -36,12 +47,12 @@ def register(app) -> None:
 
     @sock.route("/ws", bp=bp)
     def live(ws):
-        if not current_user.is_authenticated:
+        watcher = g.get("live_watcher")
+        if watcher is None:
             ws.close(reason=1008, message="sign in first")
             return
         hub = current_app.extensions["leadflow"].hub
-        client = hub.connect(current_user.id, Watcher.of(current_user))
-        db.session.remove()  # hold no database connection while the socket idles
+        client = hub.connect(watcher.id, watcher)
         try:
             while ws.connected and not client.evicted:
                 try:
@@ -53,9 +64,13 @@ def register(app) -> None:
                 if html is None:  # evicted: this user opened more pages than the cap allows
                     ws.close(reason=1008, message="too many open pages")
                     return
-                ws.send(html)
-        except ConnectionClosed:
-            pass
+                if not ws.connected:
+                    break
+                # The frame made once for every socket (hub.Push); wsproto keeps no state of its
+                # own for the frames a server sends, so writing it ourselves leaves it consistent.
+                ws.sock.sendall(html.frame)
+        except (ConnectionClosed, OSError):
+            pass  # the page went away; its socket is dropped below
         finally:
             hub.disconnect(client)
 

@@ -181,3 +181,20 @@ def test_users_of_one_kind_get_the_very_row_a_page_load_renders_for_each_of_them
             # and the kinds are not one too few: different renderings never share a kind
             assert len({row for rows in by_kind.values() for row in rows}) == len(by_kind)
         db.session.remove()
+
+
+def test_the_facts_of_many_documents_read_together_are_each_documents_own(app, world):
+    from leadflow import scoping
+    [shared] = _people(app, world.brokerage_a, "client", 1, "sh")
+    documents = [_document(app, world), _document(app, world, shared_with=[shared])]
+    with app.app_context():
+        loose = _document(app, world)
+        rows = list(db.session.scalars(db.select(Document).where(Document.id.in_([*documents, loose]))))
+        db.session.get(Document, loose).workspace_id = None
+        together = scoping.documents_facts(db.session, rows)
+        assert together == {d.id: scoping.document_facts(db.session, d) for d in rows}
+        assert together[documents[1]].shared_with_ids == {shared}
+        assert together[documents[0]].workspace_member_ids == {world.client_a.user_id}
+        assert scoping.documents_facts(db.session, []) == {}
+        db.session.remove()
+

@@ -45,3 +45,13 @@ def test_events_noted_before_a_fan_out_keep_only_each_documents_latest_and_none_
     for document_id, status in (("a", "PENDING"), ("b", "PENDING"), ("a", "PROCESSING")):
         hub.on_event({"type": "document_status", "document_id": document_id, "status": status})
     assert [(d, e["status"]) for d, e in hub._pending.items()] == [("b", "PENDING"), ("a", "PROCESSING")]
+
+
+def test_a_push_is_one_text_frame_whatever_its_length():
+    from leadflow.realtime.hub import Push
+    from wsproto.frame_protocol import FrameDecoder, Opcode
+    for text in ("ü" * 10, "x" * 300, "y" * 70_000):
+        decoder = FrameDecoder(client=True)
+        decoder.receive_bytes(Push(text).frame)
+        frame = decoder.process_buffer()
+        assert frame.opcode == Opcode.TEXT and frame.frame_finished and frame.payload == text.encode()
