@@ -1,0 +1,382 @@
+"""Live pages at scale: N sockets signed in as advisors of one brokerage on ONE web process
+(gunicorn, gevent worker, `gunicorn.conf.py`) while documents flow through the distributed mode.
+
+    make bench-live
+    .venv/bin/python -m bench.live --sockets 200 --seconds 20
+
+Prints commit-to-frame latency p50/p99 (the event's `committed_at`, stamped when the status
+transaction committed, against the moment a socket received the frame holding that document at
+that status or a later one: a burst pushed as its latest state counts for every event in it),
+`/healthz` latency p50/p99 during the run, and the CPU the web process used.
+
+Each socket is its own advisor (N users, each with an API token, inserted straight into the run's
+database), so the per-user socket cap (WS_MAX_SOCKETS_PER_USER) stays as shipped. The sockets run
+in a child process of their own (asyncio, a minimal client that offers no compression), so that
+reading a thousand sockets does not delay this process's clocks; the documents are uploaded as the
+brokerage's clients at a rate that makes about --events status events a second (four per
+document: PENDING, PROCESSING, EXTRACTING and a verdict).
+"""
+import argparse
+import asyncio
+import base64
+import hashlib
+import json
+import multiprocessing
+import os
+import re
+import resource
+import secrets
+import statistics
+import struct
+import sys
+import threading
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import redis
+import requests
+
+from bench._stack import Stack, Uploader, ensure_redis, sample_pdfs, wait_until
+
+BROKERAGE = "Rhein Hypotheken GmbH"  # the demo brokerage whose clients upload (leadflow.cli.DEMO_BROKERAGES)
+RHEIN_CLIENTS = 2  # the first two of bench._stack.CLIENTS are its clients
+EVENTS_PER_DOCUMENT = 4
+TARGET_P99_MS = 250
+TARGET_HEALTHZ_P99_MS = 50
+HEALTHZ_EVERY_SECONDS = 0.1
+CONNECT_AT_ONCE = 50  # sockets opening at the same time, as pages opening at the start of a day
+ROW = re.compile(rb'<tr id="document-([0-9a-f]{32})" data-status="([A-Z_]+)"')
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    raise_open_files(args.sockets)
+    samples = sample_pdfs()
+    ensure_redis()
+    say = lambda text: print(f"[bench-live] {text}", flush=True)  # noqa: E731
+    with Stack("live", source=args.source, private_redis=True) as stack:
+        stack.keep_logs = args.keep_logs
+        tokens = stack.prepare(10_000_000)
+        advisor_tokens = make_advisors(stack, args.sockets)
+        stack.start_extractor(module="bench.instant_extractor")
+        stack.start_web(workers=1)
+        stack.start_worker("workers", processes=args.workers, threads=5)
+        stack.wait_ready()
+        uploader = Uploader(stack.web_url, tokens[:RHEIN_CLIENTS])
+        events = EventLog(stack.redis_url, stack.env["REALTIME_CHANNEL"])
+        events.start()
+
+        sockets = SocketsProcess(stack.web_url, advisor_tokens)
+        opened = sockets.start(timeout=max(120.0, args.sockets / 10))
+        say(f"{opened} of {args.sockets} sockets open on one gunicorn gevent worker (pid group "
+            f"{stack.processes['web'].pid}), each an advisor of {BROKERAGE}; running the {stack.code}")
+        if opened < args.sockets:
+            stack.keep_logs = True
+            sockets.stop()
+            return 1
+
+        # Warm-up, not measured: every sample once, so each process has its connections and caches.
+        warm = upload_at(uploader, samples, len(samples), rate=len(samples))
+        wait_settled(stack, warm, 120)
+
+        health = HealthProbe(stack.web_url + "/healthz")
+        web_pids = stack.processes["web"].pid
+        cpu_before, started = group_cpu(web_pids), time.monotonic()
+        measure_from = time.time()
+        health.start()
+        documents = max(1, round(args.events * args.seconds / EVENTS_PER_DOCUMENT))
+        ids = upload_at(uploader, samples, documents, rate=args.events / EVENTS_PER_DOCUMENT)
+        wait_settled(stack, ids, 120)
+        measure_to = time.time()
+        health.stop()
+        cpu_used, elapsed = group_cpu(web_pids) - cpu_before, time.monotonic() - started
+        time.sleep(1.0)  # the frames of the last events are still on their way
+        frames = sockets.stop()
+        events.stop()
+
+    ours = {d for d in ids}
+    committed = [(d, s, t) for d, s, t in events.items() if d in ours and measure_from <= t <= measure_to]
+    latencies, missing = commit_to_frame(committed, frames)
+    rate = len(committed) / max(measure_to - measure_from, 1e-9)
+    say(f"{len(ids)} documents, {len(committed)} status events in {measure_to - measure_from:.1f}s "
+        f"= {rate:.1f} events/s; {sum(len(f) for f in frames)} rows received over {len(frames)} sockets")
+    p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+    say(f"commit-to-frame over {len(latencies)} (event, socket) pairs: p50 {p50:.0f} ms, p99 {p99:.0f} ms, "
+        f"max {max(latencies, default=0):.0f} ms; {missing} never arrived   (target p99 < {TARGET_P99_MS} ms)")
+    h50, h99 = percentile(health.latencies, 50), percentile(health.latencies, 99)
+    say(f"/healthz during it, {len(health.latencies)} requests: p50 {h50:.1f} ms, p99 {h99:.1f} ms, "
+        f"max {max(health.latencies, default=0):.1f} ms; {health.failures} failed   "
+        f"(target p99 < {TARGET_HEALTHZ_P99_MS} ms)")
+    say(f"web process (gunicorn arbiter and its one worker): {cpu_used:.1f} CPU s in {elapsed:.1f} s "
+        f"= {100 * cpu_used / elapsed:.0f}% of a core, {1000 * cpu_used / max(len(committed), 1):.1f} ms per event")
+    say(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
+        f"(the sockets' client, the workers, PostgreSQL and Redis share them)")
+    ok = latencies and p99 < TARGET_P99_MS and h99 < TARGET_HEALTHZ_P99_MS and not missing and not health.failures
+    say("targets met" if ok else "targets NOT met")
+    return 0 if ok else 1
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sockets", type=int, default=1000, help="open sockets, one advisor each")
+    parser.add_argument("--events", type=float, default=20.0, help="status events per second to cause")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long documents flow")
+    parser.add_argument("--workers", type=int, default=1, help="dramatiq worker processes")
+    parser.add_argument("--source", default="worktree", help="worktree (default) or a git revision to run")
+    parser.add_argument("--keep-logs", action="store_true")
+    return parser.parse_args(argv)
+
+
+# -- the run's people ----------------------------------------------------------------------------
+
+def make_advisors(stack: Stack, count: int) -> list[str]:
+    """`count` advisors of the brokerage with an API token each (no password: never signed in by form)."""
+    [(brokerage_id,)] = stack.sql("SELECT id FROM brokerages WHERE name = %s", (BROKERAGE,))
+    tokens = ["lf_" + secrets.token_urlsafe(24) for _ in range(count)]
+    emails = [f"bench-advisor-{i}@live.example" for i in range(count)]
+    stack.sql("""
+        WITH new AS (
+            INSERT INTO users (brokerage_id, email, name, role, password_hash, language, created_at)
+            SELECT %(b)s, e, 'Bench advisor', 'advisor', '!no-password', 'en', now() FROM unnest(%(emails)s::text[]) e
+            RETURNING id, email)
+        INSERT INTO api_tokens (user_id, token_hash, created_at)
+        SELECT new.id, t.hash, now() FROM new JOIN unnest(%(emails)s::text[], %(hashes)s::text[]) AS t(email, hash)
+          ON t.email = new.email""",
+              {"b": brokerage_id, "emails": emails, "hashes": [hashlib.sha256(t.encode()).hexdigest() for t in tokens]})
+    return tokens
+
+
+# -- documents flowing ---------------------------------------------------------------------------
+
+def upload_at(uploader: Uploader, samples, count: int, rate: float) -> list[str]:
+    """Upload `count` samples, starting one every 1/rate seconds (late starts catch up)."""
+    started = time.monotonic()
+    with ThreadPoolExecutor(8) as pool:
+        futures = []
+        for i in range(count):
+            delay = started + i / rate - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            path, kind = samples[i % len(samples)]
+            futures.append(pool.submit(uploader.upload, i, path, kind))
+        ids = [f.result() for f in futures]
+    if uploader.failures:
+        raise SystemExit(f"{len(uploader.failures)} uploads failed, the first: {uploader.failures[0]}")
+    return ids
+
+
+def wait_settled(stack: Stack, ids: list[str], timeout: float) -> None:
+    wait_until(lambda: stack.sql("SELECT count(*) FROM documents WHERE id = ANY(%s) AND status IN "
+                                 "('VERIFIED', 'REJECTED', 'ACTION_REQUIRED')", (ids,))[0][0] == len(ids),
+               timeout, "every document to settle", interval=0.25)
+
+
+class EventLog:
+    """Every status event on the run's channel: (document, status) -> when it was committed."""
+
+    def __init__(self, url: str, channel: str):
+        self._committed: dict[tuple[str, str], float] = {}
+        self._pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+        self._pubsub.subscribe(**{channel: self.handle})
+        self._thread = None
+
+    def start(self) -> None:
+        self._thread = self._pubsub.run_in_thread(sleep_time=0.05, daemon=True)
+
+    def stop(self) -> None:
+        self._thread.stop()
+        self._thread.join(timeout=5)
+
+    def items(self):
+        return [(d, s, t) for (d, s), t in self._committed.items()]
+
+    def handle(self, message) -> None:
+        event = json.loads(message["data"])
+        if event.get("type") == "document_status" and "committed_at" in event:
+            self._committed[(event["document_id"], event["status"])] = float(event["committed_at"])
+
+
+def commit_to_frame(committed, frames) -> tuple[list[float], int]:
+    """Milliseconds from each event's commit to the first frame on each socket that shows its
+    document at that status or at one committed later; and how many (event, socket) never got one."""
+    by_document = defaultdict(dict)
+    for document_id, status, at in committed:
+        by_document[document_id][status] = at
+    latencies, missing = [], 0
+    for rows in frames:
+        seen = defaultdict(list)  # document -> [(received, commit of the status shown)]
+        for received, document_id, status in rows:
+            at = by_document.get(document_id, {}).get(status)
+            if at is not None:
+                seen[document_id].append((received, at))
+        for document_id, statuses in by_document.items():
+            shown = seen.get(document_id, [])
+            for at in statuses.values():
+                first = min((received for received, shown_at in shown if shown_at >= at), default=None)
+                if first is None:
+                    missing += 1
+                else:
+                    latencies.append(1000 * (first - at))
+    return latencies, missing
+
+
+# -- /healthz and CPU -----------------------------------------------------------------------------
+
+class HealthProbe:
+    def __init__(self, url: str):
+        self.url = url
+        self.latencies: list[float] = []
+        self.failures = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        session = requests.Session()  # keep-alive, as a load balancer's probe
+        while not self._stop.wait(HEALTHZ_EVERY_SECONDS):
+            started = time.perf_counter()
+            try:
+                ok = session.get(self.url, timeout=5).status_code == 200
+            except requests.RequestException:
+                ok = False
+            if ok:
+                self.latencies.append(1000 * (time.perf_counter() - started))
+            else:
+                self.failures += 1
+
+
+def group_cpu(pgid: int) -> float:
+    """CPU seconds (user + system) of the live processes of a process group, from /proc."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def percentile(values, p: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+def raise_open_files(sockets: int) -> None:
+    """A socket is a file on both ends; the web process inherits this limit from us."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, max(soft, 2 * sockets + 1024))
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    if wanted < 2 * sockets + 256:
+        raise SystemExit(f"ulimit -n is {hard}; {sockets} sockets need about {2 * sockets + 256}")
+
+
+# -- the sockets, in a process of their own ----------------------------------------------------------
+
+class SocketsProcess:
+    """The child process holding the sockets; it records (received, document, status) per row."""
+
+    def __init__(self, url: str, tokens: list[str]):
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_sockets_main, args=(url, tokens, child), daemon=True)
+
+    def start(self, timeout: float) -> int:
+        self._process.start()
+        if not self._conn.poll(timeout):
+            raise SystemExit("the sockets did not open in time")
+        return self._conn.recv()
+
+    def stop(self) -> list[list[tuple[float, str, str]]]:
+        self._conn.send("stop")
+        frames = self._conn.recv()
+        self._process.join(timeout=30)
+        return frames
+
+
+def _sockets_main(url: str, tokens: list[str], conn) -> None:
+    asyncio.run(_hold_sockets(url, tokens, conn))
+
+
+async def _hold_sockets(url: str, tokens: list[str], conn) -> None:
+    host, port = url.split("//", 1)[1].split(":")
+    at_once = asyncio.Semaphore(CONNECT_AT_ONCE)
+    records: list[list[tuple[float, str, str]]] = [[] for _ in tokens]
+
+    async def one(i: int, token: str):
+        async with at_once:
+            try:
+                reader, writer = await _handshake(host, int(port), token)
+            except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+                print(f"socket {i} did not open: {exc}", file=sys.stderr)
+                return None
+        return asyncio.create_task(_read_rows(reader, writer, records[i])), writer
+
+    opened = [s for s in await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens))) if s]
+    conn.send(len(opened))
+    await asyncio.get_running_loop().run_in_executor(None, conn.recv)  # "stop"
+    for task, writer in opened:
+        task.cancel()
+        writer.close()
+    conn.send([[(t, d.decode(), s.decode()) for t, d, s in rows] for rows in records])
+
+
+async def _handshake(host: str, port: int, token: str):
+    reader, writer = await asyncio.open_connection(host, port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n"
+                  ).encode())
+    answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+    if b" 101 " not in answer.split(b"\r\n", 1)[0]:
+        writer.close()
+        raise ValueError(answer.split(b"\r\n", 1)[0].decode(errors="replace"))
+    return reader, writer
+
+
+async def _read_rows(reader, writer, rows: list) -> None:
+    message = b""
+    try:
+        while True:
+            head = await reader.readexactly(2)
+            fin, opcode, length = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x7F
+            if length == 126:
+                (length,) = struct.unpack("!H", await reader.readexactly(2))
+            elif length == 127:
+                (length,) = struct.unpack("!Q", await reader.readexactly(8))
+            payload = await reader.readexactly(length)
+            if opcode == 0x9:  # ping: a client's frames are masked
+                writer.write(_masked(0xA, payload))
+            elif opcode == 0x8:
+                return
+            elif opcode in (0x0, 0x1, 0x2):
+                message += payload
+                if fin:
+                    received = time.time()
+                    rows.extend((received, d, s) for d, s in ROW.findall(message))
+                    message = b""
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return
+
+
+def _masked(opcode: int, payload: bytes) -> bytes:
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + body
+
+
+if __name__ == "__main__":
+    sys.exit(main())
