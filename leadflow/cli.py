@@ -133,9 +133,9 @@ def grant_credits(brokerage, pages):
 
 
 @cli.command("sweep")
-@click.argument("name", required=False, type=click.Choice(list(sweeps.SWEEPS)))
+@click.argument("name", required=False, type=click.Choice([*sweeps.SWEEPS, *sweeps.DAILY]))
 def sweep(name):
-    """Run one sweep (or all) now."""
+    """Run one sweep now, or all of the frequent ones (the daily ones, such as digests, by name)."""
     for sweep_name in [name] if name else list(sweeps.SWEEPS):
         count = sweeps.run(sweep_name)
         click.echo(f"{sweep_name}: {'skipped (running elsewhere)' if count is None else count}")
