@@ -130,6 +130,10 @@ def build(session: Session, ports: Ports, package_id: str, brokerage_id: int) ->
     ports.storage.put(key, body, "application/zip")
     if not _finish(session, package.id, READY, storage_key=key, size_bytes=len(body), finished_at=ports.clock.now(),
                    done_steps=len(chosen) + EXTRA_STEPS):
+        if session.get(LenderPackage, package.id) is None:
+            # The case was erased while we built: its erasure could not know this key yet.
+            ports.storage.delete(key)
+            return "case erased"
         # Another run finished it first: ours is the same package under the same key.
         return "built elsewhere"
     log.info("lender package %s of case %s built: %s files, %s bytes", package.id, workspace.id, len(listed), len(body))

@@ -16,6 +16,7 @@ NAME = "Zofia Wróblewska-Kowalczyk"
 EMAIL = "zofia.wroblewska@erase.example"
 CASE_NAME = "Hypothek Wróblewska-Kowalczyk"
 PAYSLIP = SAMPLES / "payslips" / "synthetic_payslip_A1_02.pdf"
+SETTLED = {"VERIFIED", "REJECTED", "ACTION_REQUIRED"}
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -134,10 +135,8 @@ def test_an_erased_client_leaves_nothing_in_the_database_or_storage(app, world):
                                          workspace_id=str(world.workspace_a))
     assert uploaded.status_code == 201, uploaded.text
     piped = uploaded.json()["id"]
-    # Its callback received is enough: the delivery and the status log hold the extracted data then.
-    wait_until(lambda: any(h["kind"] == "callback" for h in
-                           world.advisor_a.api.get(f"/api/documents/{piped}/history").json()["history"]),
-               timeout=60, message="the reader's callback")
+    # Settled: erasure waits while a document is with the reader (tested in tests/unit).
+    world.client_a.api.wait_for_status(piped, SETTLED, timeout=60)
     # A direct upload offered and never completed.
     offer = world.client_a.api.post("/api/documents/uploads", json={
         "filename": "wroblewska_passport.pdf", "content_type": "application/pdf", "size": 1000,

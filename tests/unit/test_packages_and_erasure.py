@@ -192,6 +192,17 @@ def test_an_erased_client_leaves_no_row_and_no_file_and_one_record_naming_no_one
     assert world.session.scalar(select(func.count()).select_from(ErasureRecord)) == 1
 
 
+def test_a_client_whose_document_is_with_the_reader_is_not_erased_yet(world):
+    made = _complete_case(world)
+    world.session.execute(Document.__table__.update().where(Document.id == made[0]).values(status="EXTRACTING"))
+    world.session.commit()
+    with pytest.raises(erasure.BeingRead):
+        erasure.erase_client(world.session, world.ports, world.broker_admin, world.client.id)
+    assert world.session.get(User, world.client.id) is not None
+    assert world.session.scalar(select(func.count()).select_from(ErasureRecord)) == 0
+    assert any(made[0] in key for key in world.storage.objects)
+
+
 def test_the_retention_sweep_erases_only_cases_closed_long_enough_ago(world):
     _complete_case(world)
     case_id = world.case.id
