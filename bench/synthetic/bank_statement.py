@@ -203,3 +203,117 @@ def ledger_columns(rng: random.Random, spec: Spec) -> Draft:
             s.text(189, y + 5, fake.amount(balance, "de_minus"), 8, align="right")
             s.new_page()
     return Draft(s.pdf(), st.truth(), st.holder.name, pages=len(pages))
+
+
+# Added for issue 9's classifier work: statements that name themselves with none of the usual
+# titles, so the classifier has to know a statement by its vocabulary and its bookings.
+
+def _short_en(value: date) -> str:
+    return f"{value.day:02d} {fake.MONTHS_EN[value.month - 1][:3]} {value.year}"
+
+
+@layout("bank_statement", "L7", DEVELOPMENT)
+def money_in_money_out(rng: random.Random, spec: Spec) -> Draft:
+    """English high-street style: 'Your current account', a summary box (money in / money out), a
+    table Date | Description | Paid out | Paid in | Balance with '03 Oct 2026' dates, balance brought
+    and carried forward; the holder as 'Account name'."""
+    st = statement(rng, spec)
+    s = Sheet(rng.choice(("helvetica", "dejavu")), "Current account")
+    pages = pages_of(st.bookings, 16, 28)
+    money_in = sum((b.amount for b in st.bookings if b.amount > 0), Decimal("0"))
+    money_out = -sum((b.amount for b in st.bookings if b.amount < 0), Decimal("0"))
+    balance = st.opening
+    for number, rows in enumerate(pages, start=1):
+        s.text(20, 16, st.bank[0], 12, bold=True)
+        s.text(190, 16, f"Sheet {number} of {len(pages)}", 8, align="right")
+        y = 28
+        if number == 1:
+            s.text(20, 28, "Your Current Account", 14, bold=True)
+            s.lines(20, 38, (f"Account name  {st.holder.plain}", f"IBAN  {fake.iban_spaced(st.iban)}",
+                             f"BIC  {st.bank[2]}"), 9)
+            s.text(120, 38, f"{_short_en(st.start)} - {_short_en(st.end)}", 9, bold=True)
+            s.lines(120, 46, (f"Start balance  EUR {fake.amount(st.opening, 'en')}",
+                              f"Money in  EUR {fake.amount(money_in, 'en')}",
+                              f"Money out  EUR {fake.amount(money_out, 'en')}",
+                              f"End balance  EUR {fake.amount(st.closing, 'en')}"), 8.5)
+            y = 72
+        body = [("", "BALANCE BROUGHT FORWARD", "", "", fake.amount(balance, "en"))]
+        for b in rows:
+            balance += b.amount
+            body.append((f"{b.day.day:02d} {fake.MONTHS_EN[b.day.month - 1][:3]}", f"{b.text} {b.purpose}"[:48],
+                         fake.amount(-b.amount, "en") if b.amount < 0 else "",
+                         fake.amount(b.amount, "en") if b.amount > 0 else "", fake.amount(balance, "en")))
+        y = s.table(20, y, (18, 92, 20, 20, 20), [("Date", "Description", "Paid out", "Paid in", "Balance"), *body],
+                    size=8, aligns=("left", "left", "right", "right", "right"))
+        if number == len(pages):
+            s.text(20, y + 6, "BALANCE CARRIED FORWARD", 9, bold=True)
+            s.text(190, y + 6, fake.amount(st.closing, "en"), 9, bold=True, align="right")
+        else:
+            s.new_page()
+    return Draft(s.pdf(), st.truth(), st.holder.name, pages=len(pages))
+
+
+@layout("bank_statement", "L8", DEVELOPMENT)
+def transaction_export(rng: random.Random, spec: Spec) -> Draft:
+    """A direct bank's transaction export in English: 'Transactions', facts as 'Label: value'
+    lines, one signed amount column ('-45.20', '+2,345.00'), ISO dates, starting and ending balance."""
+    st = statement(rng, spec)
+    s = Sheet(rng.choice(("dejavu", "times")), "Transactions")
+    pages = pages_of(st.bookings, 22, 32)
+    for number, rows in enumerate(pages, start=1):
+        s.text(20, 16, "Transactions", 15, bold=True)
+        s.text(190, 16, st.bank[0], 9, align="right")
+        y = 26
+        if number == 1:
+            s.lines(20, 28, (f"Account owner: {st.holder.plain}", f"Account: {st.iban}",
+                             f"From {fake.day(st.start, 'iso')} to {fake.day(st.end, 'iso')}",
+                             f"Starting balance: {fake.amount(st.opening, 'en')} EUR"), 9)
+            y = 52
+        body = [(fake.day(b.day, "iso"), b.text[:34], b.purpose[:30],
+                 ("+" if b.amount > 0 else "") + fake.amount(b.amount, "en")) for b in rows]
+        y = s.table(20, y, (24, 62, 54, 30), [("Posted", "Counterparty", "Reference", "Amount (EUR)"), *body],
+                    size=8, aligns=("left", "left", "left", "right"))
+        s.text(105, 290, f"{number}/{len(pages)}", 8, align="center")
+        if number == len(pages):
+            s.text(20, y + 6, f"Ending balance: {fake.amount(st.closing, 'en')} EUR", 9.5, bold=True)
+        else:
+            s.new_page()
+    return Draft(s.pdf(), st.truth(), st.holder.name, pages=len(pages))
+
+
+@layout("bank_statement", "L9", DEVELOPMENT)
+def monthly_statement_cr_dr(rng: random.Random, spec: Spec) -> Draft:
+    """English 'Monthly statement' of an online bank: 'Oct 03, 2026' dates, amounts in euros with
+    CR / DR instead of signs, the account under 'Account number' with the IBAN beside it, an
+    overdraft and interest block, upper-case column heads."""
+    st = statement(rng, spec)
+    s = Sheet(rng.choice(("helvetica", "times")), "Monthly statement")
+    pages = pages_of(st.bookings, 18, 30)
+
+    def when(value: date) -> str:
+        return f"{fake.MONTHS_EN[value.month - 1][:3]} {value.day:02d}, {value.year}"
+
+    def signed(value: Decimal) -> str:
+        return f"€{fake.amount(abs(value), 'en')} {'CR' if value >= 0 else 'DR'}"
+
+    for number, rows in enumerate(pages, start=1):
+        s.text(20, 16, st.bank[0].upper(), 11, bold=True)
+        s.text(190, 16, f"Page {number}/{len(pages)}", 8, align="right")
+        y = 26
+        if number == 1:
+            s.text(20, 28, "Monthly statement", 14, bold=True)
+            s.text(20, 36, f"Prepared for {st.holder.plain}", 9.5)
+            s.text(20, 41, f"{st.holder.street}, {st.holder.city}", 9)
+            s.lines(120, 36, (f"Account number  {st.iban[-10:]}", f"IBAN  {fake.iban_spaced(st.iban)}",
+                              f"Period  {when(st.start)} - {when(st.end)}"), 8.5)
+            s.lines(20, 52, (f"Previous balance  {signed(st.opening)}",
+                             f"New balance  {signed(st.closing)}",
+                             f"Arranged overdraft  €{fake.amount(rng.choice((1000, 2500, 5000)), 'en')}",
+                             f"Debit interest rate  {rng.choice(('9.75', '10.90', '11.25'))}% p.a."), 8.5)
+            y = 76
+        body = [(when(b.day), f"{b.text}, {b.purpose}"[:60], signed(b.amount)) for b in rows]
+        y = s.table(20, y, (30, 110, 30), [("DATE", "TRANSACTION DETAILS", "AMOUNT"), *body], size=8,
+                    aligns=("left", "left", "right"))
+        if number != len(pages):
+            s.new_page()
+    return Draft(s.pdf(), st.truth(), st.holder.name, pages=len(pages))

@@ -88,3 +88,57 @@ def eat_card_english(rng: random.Random, spec: Spec) -> Draft:
     card.zone(lines, "mono-bold")
     card.done()
     return draft(sheet, truth("AR", "D", h, "TD1"), h.person, zone=lines)
+
+
+# Added for issue 9's classifier work: permits worded unlike L1-L3, so that the classifier has to
+# know a permit by other words (another state's language, the legal basis, the conditions) and by
+# a card code that identity cards use too.
+
+@layout("residence_permit", "L7", DEVELOPMENT)
+def foreign_card(rng: random.Random, spec: Spec) -> Draft:
+    """Another member state's residence card (Spanish TIE) in Spanish and English, a TD1 zone whose
+    document code is the plain card code 'I' that identity cards use too."""
+    h = non_eu_holder(rng)
+    lines = td1("I", "ESP", h)
+    sheet = Sheet("dejavu", "Tarjeta")
+    place = placement(rng, spec, CARD)
+    if not spec.single_page:
+        front = Card(sheet, CARD, **place)
+        front.outline(0.9)
+        front.text(4, 5, "ESPAÑA  ·  TARJETA DE IDENTIDAD DE EXTRANJERO", 5, "Helvetica-Bold")
+        front.text(4, 9, "PERMISO DE RESIDENCIA Y TRABAJO / RESIDENCE AND WORK", 4.5)
+        front.photo_box(4, 12, 20, 26)
+        front.field(28, 13, "APELLIDOS / SURNAME", h.person.family.upper())
+        front.field(28, 20, "NOMBRE / NAME", h.person.given.upper())
+        front.field(28, 27, "NACIONALIDAD", h.nationality)
+        front.field(60, 27, "VALIDEZ", h.expiry.strftime("%d %m %Y"))
+        front.field(28, 34, "N.I.E.", h.number)
+        front.done()
+        place = {**place, "centre": (place["centre"][0], place["centre"][1] + CARD[1] + 8)}
+    back = Card(sheet, CARD, **place)
+    back.outline(0.92)
+    back.field(4, 6, "LUGAR DE NACIMIENTO", h.person.city.upper())
+    back.field(45, 6, "FECHA DE NACIMIENTO", h.birth.strftime("%d %m %Y"))
+    back.field(4, 13, "AUTORIZA A TRABAJAR", "SI")
+    back.zone(lines, "mono")
+    back.done()
+    return draft(sheet, truth("I", "ESP", h, "TD1"), h.person, zone=lines)
+
+
+@layout("residence_permit", "L8", DEVELOPMENT)
+def eat_back_conditions(rng: random.Random, spec: Spec) -> Draft:
+    """The back of a German eAT alone, German only: the legal basis ('§ 18b Abs. 1 AufenthG') and
+    its conditions under 'Nebenbestimmungen', no title word anywhere."""
+    h = non_eu_holder(rng)
+    lines = td1("AR", "D", h)
+    sheet = Sheet("helvetica", "Rückseite")
+    card = Card(sheet, CARD, **placement(rng, spec, CARD))
+    card.outline(0.94)
+    card.field(4, 6, "Nebenbestimmungen", rng.choice(("Beschäftigung erlaubt", "Erwerbstätigkeit gestattet",
+                                                      "Selbständige Tätigkeit gestattet")).upper())
+    card.field(4, 13, "Anmerkungen", f"§ {rng.choice(('18a', '18b', '19c', '21', '9'))} AUFENTHG")
+    card.field(50, 6, "Geburtstag", h.birth.strftime("%d.%m.%Y"))
+    card.field(50, 13, "Staatsang.", h.nationality)
+    card.zone(lines, "mono-bold")
+    card.done()
+    return draft(sheet, truth("AR", "D", h, "TD1"), h.person, zone=lines)

@@ -1,4 +1,5 @@
-"""Classifying a document's type from its text by weighted German and English keywords."""
+"""Classifying a document's type from its text: weighted German and English keywords, and the
+shape of the text (a bookings table, a till slip, a machine-readable zone)."""
 import math
 import re
 
@@ -12,6 +13,7 @@ SCALE = 4.0  # score at which confidence reaches about 0.63 before the margin is
 
 # (pattern, weight). A title word weighs 4: alone, in the head, it just clears the threshold.
 # Supporting words weigh less; each pattern counts once, wherever and however often it occurs.
+# Umlauts and ß also match their spelt-out and OCR-dropped forms (see _fold): write them as printed.
 KEYWORDS: dict[str, list[tuple[str, float]]] = {
     "payslip": [
         (r"gehaltsabrechnung|entgeltabrechnung|verdienstabrechnung|lohnabrechnung|bezügeabrechnung", 4),
@@ -26,14 +28,27 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"[kr]v-beitrag|[ap]v-beitrag|sv-nummer|sozialversicherungsabzüge", 1),
     ],
     "bank_statement": [
-        (r"kontoauszug|\bbank statement\b|\baccount statement\b|\bstatement of account\b", 4),
-        (r"(alter|neuer) kontostand|kontostand|\bsaldo\b|\b(opening|closing) balance\b", 2),
-        (r"buchungstag|buchungsdatum|wertstellung|\bvaluta\b|\bbooking date\b|\bvalue date\b", 1.5),
-        (r"kontoinhaber|\baccount holder\b", 1),
+        (r"konto\s?-?auszug|\bkto\.?\s?-?auszug|\bbank statement\b|\baccount statement\b|\bstatement of account\b"
+         r"|kontoumsätze|umsatzübersicht|umsatzliste|umsatzanzeige|finanzreport"
+         r"|\btransaction (history|statement|report|list)\b|\baccount (activity|transactions)\b"
+         r"|\bstatement of transactions\b", 4),
+        # "Statement" alone heads many banks' papers; a payslip's "salary statement" has its own title.
+        (r"\b(monthly |e-?|online |account |current account )?statement\b|\bumsätze\b|\btransactions\b", 1.5),
+        (r"(alter|neuer) kontostand|kontostand|\bsaldo\b|anfangssaldo|endsaldo|saldovortrag"
+         r"|\b(opening|closing|starting|start|ending|end|beginning|final|previous|new|available) balance\b"
+         r"|\bbalance (brought|carried) forward\b|\bbalance forward\b", 2),
+        (r"\bbalance\b|\bdebit\b.*\bcredit\b|\bcredit\b.*\bdebit\b", 1),
+        (r"\boverdraft\b|dispositionskredit|\bdispo\b|überziehung|sollzins|habenzins|\b(debit|credit) interest\b"
+         r"|\bsort code\b", 1),
+        (r"buchungstag|buchungsdatum|wertstellung|\bvaluta\b|buchungstext"
+         r"|\b(booking|value|posting|transaction) date\b", 1.5),
+        (r"\bmoney (in|out)\b|\bpaid (in|out)\b|\bdeposits\b|\bwithdrawals\b|\bsoll\s*/\s*haben\b"
+         r"|\bbelastungen\b|\bgutschriften\b", 1.5),
+        (r"kontoinhaber|\baccount (holder|owner)\b", 1),
         (r"\biban\b", 1),
         (r"gutschrift|lastschrift|dauerauftrag|\bdirect debit\b|\bstanding order\b", 1),
         (r"summe (belastungen|gutschriften|soll|haben)|übertrag", 1),
-        (r"girokonto|\bcurrent account\b|\bchecking account\b", 0.5),
+        (r"girokonto|tagesgeldkonto|sparkonto|\bcurrent account\b|\bchecking account\b|\bsavings account\b", 0.5),
     ],
     "tax_assessment": [
         (r"steuerbescheid|einkommensteuerbescheid|bescheid für \d{4} über einkommensteuer"
@@ -53,6 +68,8 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"\betin\b|transferticket", 1.5),
         (r"bruttoarbeitslohn", 1),
         (r"ausdruck der elektronischen", 1.5),
+        (r"bescheinigungszeitraum|\bcertificate period\b", 2),
+        (r"\b(wage|income) tax withheld\b|\bgross wages\b", 1.5),
     ],
     "employment_contract": [
         (r"arbeitsvertrag|anstellungsvertrag|dienstvertrag|\bemployment (contract|agreement)\b"
@@ -76,34 +93,107 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|\btotal\b|\bamount due\b|\btotaal\b", 1),
         (r"zahlbar|fällig|zahlungsziel|\bdue date\b|\bpayment terms\b|\bskonto\b", 1),
         (r"leistungsdatum|lieferdatum|\bbill to\b|\bship to\b|kundennummer|\bcustomer\b", 0.5),
+        # A business's own paperwork (a till slip prints none of it): where the firm is registered,
+        # and where to pay it.
+        (r"\bregistered office\b|sitz der gesellschaft|handelsregister|registergericht|amtsgericht"
+         r"|\bhrb?\s?\d|geschäftsführer|\bmanaging director\b|\bcompany (registration|reg\.?) (no|number)\b"
+         r"|\bgstin\b|\bcin\b", 1),
+        (r"bankverbindung|\bbank (details|name)\b|\bin favou?r of\b|\bpayable to\b|\bifsc\b|\bswift code\b", 1),
     ],
     "receipt": [
-        (r"quittung|kassenbon|kassenbeleg|kassenzettel|\breceipt\b|\bbeleg-?nr\b|\bbon-?nr\b", 4),
-        (r"\bpayment receipt\b|\bcash receipt\b|\bzahlungsbeleg\b", 2),
-        (r"\bzu zahlen\b|\bgesamtsumme\b|\bzahlbetrag\b", 1.5),
-        (r"rückgeld|\bzurück\b|\bzuruck\b|\bchange due\b|\bgegeben\b", 1.5),
-        (r"\bbar\b|bargeld|\bcash\b|ec-karte|girocard|kreditkarte", 1),
-        (r"vielen dank für ihren einkauf|thank you for (your purchase|shopping)|auf wiedersehen", 2),
+        (r"quittung|kassenbon|kassenbeleg|kassenzettel|\breceipt\b|\bbeleg\s?-?nr\b|\bbon\s?-?nr\b|bonnummer"
+         r"|belegnummer|kundenbeleg|einkaufsbeleg", 4),
+        (r"\bcash receipt\b|\bzahlungsbeleg\b|\bsales receipt\b|\btill receipt\b", 2),
+        (r"\bzu zahlen\b|\bgesamtsumme\b|\bzahlbetrag\b|\bsumme\s+eur\b|\btotal\s+eur\b", 1.5),
+        (r"rückgeld|\bzurück\b|\bchange( due)?\b|\bgegeben\b|\btendered\b", 1.5),
+        (r"\bbar\b|bargeld|\bcash\b|ec-karte|girocard|kreditkarte|kartenzahlung|\bcard payment\b"
+         r"|\bmastercard\b|\bmaestro\b|\bvisa (debit|credit)\b|\bdebit card\b|kontaktlos|\bcontactless\b", 1),
+        (r"vielen dank für ihren (einkauf|besuch)|danke für ihren (einkauf|besuch)"
+         r"|thank you for (your purchase|shopping|your visit)|auf wiedersehen|bis zum nächsten mal", 2),
         (r"\bmwst\b|\bnetto\b.*\bbrutto\b|\bust-id", 0.5),
-        (r"\bkasse\b|\bkas\d+|\btse\b|\bfiliale\b", 0.5),
+        (r"\bkasse\b|\bkas\d+|\btse\b|\bfiliale\b|kassierer|\bbediener\b|\bcashier\b|\bterminal\b", 0.5),
     ],
     "id_document": [
-        (r"reisepass|\bpassport\b|\bpasseport\b|personalausweis|\bidentity card\b"
-         r"|carte d'identité|\bidentitätskarte\b", 3),
-        (r"\bsurname\b|\bgiven names?\b|\bnationality\b|staatsangehörigkeit|\bnationalité\b", 1.5),
-        (r"date of (birth|expiry|issue)|\bgültig bis\b|\bvalid until\b", 1),
+        (r"reisepass|\bpassport\b|\bpasseport\b|\bpasaporte\b|\bpassaporto\b|\bpaspoort\b|personalausweis"
+         r"|\bidentity card\b|\bid card\b|carte d'identité|carta d'identità|\bidentitätskarte\b"
+         r"|documento nacional de identidad|\bidentiteitskaart\b|dowód osobisty|\bnational identity\b", 3),
     ],
     "residence_permit": [
         (r"aufenthaltstitel|aufenthaltserlaubnis|niederlassungserlaubnis|\bresidence permit\b"
-         r"|blaue karte eu|\beu blue card\b|titre de séjour|aufenthaltskarte", 4),
+         r"|blaue karte|\bblue card\b|titre de séjour|aufenthaltskarte|daueraufenthalt|aufenthaltsgestattung"
+         r"|aufenthaltsdokument|\baufenth\.?\s?-?(titel|erl\.?)|\bres\.?\s?permit\b|\bresidence (card|title|document)\b"
+         r"|\bpermanent residen(ce|t)\b|\bsettlement permit\b|\bict-?(karte|card)\b|chancenkarte"
+         r"|permesso di soggiorno|tarjeta de residencia|verblijfsvergunning|verblijfsdocument|karta pobytu"
+         r"|\buppehållstillstånd\b|\bopholdstilladelse\b|permiso de residencia|carte de résident"
+         r"|povolení k pobytu|\bwork permit\b|arbeitserlaubnis|\bresidence and work\b", 4),
+        # Who issues it, and for whom: a foreigners' authority, a foreigner's card.
+        (r"ausländerbehörde|\bimmigration (office|authority|service)\b|\bausländer\b|\bforeigners?\b"
+         r"|\bextranjer[oa]s?\b|\bétrangers?\b|\bstranieri\b|\bvreemdelingen\b", 2),
+        # The legal basis printed on a German title ("§ 18b Abs. 1 AufenthG"), its conditions.
+        (r"\baufenthg\b|freizügg(/eu)?\b|aufenthaltsgesetz", 3),
+        (r"\bnebenbestimmungen\b|erwerbstätigkeit (gestattet|erlaubt|nicht)"
+         r"|beschäftigung (gestattet|erlaubt|nur)|\bemployment (permitted|allowed|authori[sz]ed)\b"
+         r"|\bart des titels\b|\btype of (permit|title)\b|\bpermit type\b", 2),
         (r"\bvisum\b|\bvisa\b", 1),
     ],
 }
-COMPILED = {kind: [(re.compile(p, re.IGNORECASE), w) for p, w in pats] for kind, pats in KEYWORDS.items()}
+# Words every identity card, passport and residence card prints: evidence of an identity-type
+# document, though not of which one; both types get them alike.
+CARD_WORDS = [
+    (r"\bsurname\b|\bgiven names?\b|\bvorname\(?n?\)?|\bnom\b|\bprénoms?\b", 1),
+    (r"\bnationality\b|staatsangehörigkeit|\bnationalité\b|\bstaatsang\b", 1),
+    (r"date of (birth|expiry|issue)|geburtsdatum|geburtsort|\bgültig bis\b|\bvalid until\b|\bdate d'expiration\b"
+     r"|ausstellungsdatum|\bexpiry\b", 1),
+    (r"\bgeschlecht\b|\bsex\b|\bsexe\b", 0.5),
+]
+
+
+def _fold(pattern: str) -> str:
+    """Let a printed umlaut also match its spelt-out form and OCR's dropped dots ("Rueckgeld", "Ruckgeld")."""
+    for letter, plain in (("ä", "a"), ("ö", "o"), ("ü", "u")):
+        pattern = pattern.replace(letter, f"(?:{letter}|{plain}e|{plain})")
+    return pattern.replace("ß", "(?:ß|ss)")
+
+
+COMPILED = {kind: [(re.compile(_fold(p), re.IGNORECASE), w) for p, w in pats] for kind, pats in KEYWORDS.items()}
+CARD_COMPILED = [(re.compile(_fold(p), re.IGNORECASE), w) for p, w in CARD_WORDS]
 
 # An ICAO 9303 machine-readable zone: 30, 36 or 44 characters of A-Z, 0-9 and filler '<'.
 MRZ_LINE = re.compile(r"^[A-Z0-9<]{28,46}$")
 MRZ_WEIGHT = 8  # a parsed MRZ is close to proof of an identity or travel document
+# ICAO document codes that only a residence title carries: a visa (V, itself a title under
+# § 4 AufenthG) and card codes whose second letter is R (Germany's eAT "AR", "IR" elsewhere).
+PERMIT_CODES = re.compile(r"^(V.?|[IAC]R)$")
+
+# Structure: a bookings table is many lines with a date and an amount; a statement's debits are signed.
+MONTH = r"(?:jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?"
+DATE = (rf"(?:\d{{1,2}}\.\d{{1,2}}\.(?:\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}"
+        rf"|\d{{1,2}}\.?[\s-]{MONTH}(?:[\s-]\d{{2,4}})?|{MONTH}\s\d{{1,2}},?(?:\s\d{{4}})?)")
+CURRENCY = r"(?:EUR|€|\$|£|USD|GBP|CHF)"
+AMOUNT = (rf"[-+−]?\s?(?:{CURRENCY}\s?)?[-+−]?\d{{1,3}}(?:[.,' ]\d{{3}})*[.,]\d{{2}}"
+          r"(?:\s?[-+]|\s?(?:[SH]|CR|DR|Cr|Dr|Soll|Haben)\b)?")
+BOOKING_LINE = re.compile(rf"(?:^|\s){DATE}\s.*?\s{AMOUNT}\s*{CURRENCY}?\s*$", re.IGNORECASE)
+# A debit shown as such: "-45,20", "45,20-", "45.20 DR", "45,20 S".
+SIGNED = re.compile(r"(?:^|\s)(?:[-−]\s?\S?\d[\d.,']*[.,]\d{2}|\S?\d[\d.,']*[.,]\d{2}(?:-|\s?(?:DR|Dr|S|Soll)))"
+                    r"(?:\s|$)")
+# An account of the holder's: an IBAN, or an account number under its label.
+IBAN_VALUE = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,4})?\b"
+                        r"|(?:account\s*(?:number|no\.?|#)|konto-?\s?(?:nummer|nr\.?))\s*:?\s*\d[\d -]{5,}\d",
+                        re.IGNORECASE)
+BOOKINGS_WEIGHT = 4.0  # five or more booking lines next to an account number: as good as a title
+SIGNED_WEIGHT = 1.0
+# A till slip: a narrow column of short lines, several ending in an amount, stamped with the time.
+SLIP_LINE_CHARS = 42
+SLIP_WEIGHT = 1.5
+AMOUNT_AT_END = re.compile(rf"{AMOUNT}\s*(?:[A-Z]|EUR|€)?\s*$")
+TIME_STAMP = re.compile(r"\b(?:\d{1,2}\.\d{1,2}\.\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})"
+                        r"[ ,]+(?:um\s)?\d{1,2}:\d{2}(?::\d{2})?\b")
+TIME_WEIGHT = 1.0
+# An itemised table's header: what, how many or at what rate, and the line amount.
+ITEM_HEADER = re.compile(r"\b(?:description|beschreibung|bezeichnung|leistung|artikel|item|position|pos\.?)\b"
+                         r".*\b(?:qty|quantity|menge|anzahl|rate|unit price|einzelpreis|e-?preis|price|preis|stk)\b"
+                         r".*\b(?:amount|betrag|gesamt|total|summe)\b", re.IGNORECASE)
+ITEM_HEADER_WEIGHT = 1.5
 
 
 def classify(text: str) -> tuple[str, float]:
@@ -131,20 +221,56 @@ def score(text: str) -> dict[str, float]:
     head = text[:HEAD_CHARS]
     scores = {kind: 0.0 for kind in DOCUMENT_TYPES}
     for kind, patterns in COMPILED.items():
-        for pattern, weight in patterns:
-            if pattern.search(head):
-                scores[kind] += weight * HEAD_BOOST
-            elif pattern.search(text):
-                scores[kind] += weight
+        scores[kind] += _weigh(patterns, head, text)
+    card = _weigh(CARD_COMPILED, head, text)
+    scores["id_document"] += card
+    scores["residence_permit"] += card
+    _weigh_structure(text, scores)
     code = mrz_document_code(text)
     if code:
-        # ICAO document codes: P passport; I, A, C identity cards; Germany's eAT residence
-        # card is "AR" and a visa (V) is itself a residence title under §4 AufenthG.
-        if code.startswith("V") or code in ("AR", "IR", "RP"):
+        if code.startswith("P"):
+            scores["id_document"] += MRZ_WEIGHT
+        elif PERMIT_CODES.match(code):
             scores["residence_permit"] += MRZ_WEIGHT
         else:
-            scores["id_document"] += MRZ_WEIGHT
+            # I, A and C are card codes that identity cards and many residence cards share. A state
+            # issues its identity card to its own nationals and a residence card to foreigners;
+            # where the zone does not tell, the card's own wording does.
+            foreign = issued_to_a_foreigner(text)
+            worded = scores["residence_permit"] > scores["id_document"]
+            if foreign or worded:
+                scores["residence_permit"] += MRZ_WEIGHT
+            else:
+                scores["id_document"] += MRZ_WEIGHT
     return scores
+
+
+def _weigh(patterns, head: str, text: str) -> float:
+    total = 0.0
+    for pattern, weight in patterns:
+        if pattern.search(head):
+            total += weight * HEAD_BOOST
+        elif pattern.search(text):
+            total += weight
+    return total
+
+
+def _weigh_structure(text: str, scores: dict[str, float]) -> None:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    bookings = [line for line in lines if BOOKING_LINE.search(line)]
+    if len(bookings) >= 5 and IBAN_VALUE.search(text):
+        scores["bank_statement"] += BOOKINGS_WEIGHT
+        if sum(1 for line in bookings if SIGNED.search(line)) >= 3:
+            scores["bank_statement"] += SIGNED_WEIGHT
+    if len(lines) >= 6:
+        narrow = sum(1 for line in lines if len(line) <= SLIP_LINE_CHARS)
+        priced = sum(1 for line in lines if AMOUNT_AT_END.search(line))
+        if narrow >= 0.95 * len(lines) and priced >= 4:
+            scores["receipt"] += SLIP_WEIGHT
+    if TIME_STAMP.search(text):
+        scores["receipt"] += TIME_WEIGHT
+    if any(ITEM_HEADER.search(line) for line in lines):
+        scores["invoice"] += ITEM_HEADER_WEIGHT
 
 
 def mrz_lines(text: str) -> list[str]:
@@ -164,6 +290,23 @@ def mrz_document_code(text: str) -> str | None:
             line = "I" + line[1:]
         if line[0] in "PIACV" and (line[1] == "<" or line[1].isalpha()):
             return line[:2].rstrip("<") or line[0]
+    return None
+
+
+def issued_to_a_foreigner(text: str) -> bool | None:
+    """Whether the zone's issuing state differs from its holder's nationality; None when the zone
+    does not show both as letters (OCR read a digit, or the lines are missing)."""
+    lines = mrz_lines(text)
+    for index, line in enumerate(lines):
+        if line[0] not in "1IAC" or index + 1 >= len(lines):
+            continue
+        following = lines[index + 1]
+        # TD1 (30 a line): nationality at 16-18 of line 2; TD2 and TD3: at 11-13 of line 2.
+        at = 15 if len(line) <= 32 else 10
+        issuing, nationality = line[2:5].strip("<"), following[at:at + 3].strip("<")
+        if not (issuing.isalpha() and nationality.isalpha()):
+            return None
+        return issuing != nationality
     return None
 
 

@@ -24,7 +24,7 @@ SCHEMAS: dict[str, dict] = {
 STRUCTURED_CONFIDENCE = 0.99  # camt.053 / MT940: the bank's own data
 
 HOLDER = lexicon(r"re:konto\s?-?inhaber(?:\s?/\s?in|\(in\)|in)?", "inhaber(?:in)?", "account holder",
-                 "account name", "account owner", "kunde", "customer", "name")
+                 "account name", "account owner", "kunde", "customer", "name", "prepared for", "statement for")
 PERIOD = lexicon("auszugs zeitraum", "abrechnungs zeitraum", "zeitraum", "statement period", "period",
                  r"re:kontoauszug(?:\s+nr\.?\s*\S+)?\s+vom", "berichtszeitraum", "vom", "from")
 OPENING = lexicon("alter kontostand", "alter saldo", "anfangs saldo", "saldo alt", "anfangs bestand", "start saldo",
@@ -52,6 +52,8 @@ FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,
 # The bookings table: a line that starts with a date, and the column headers that say what an amount is.
 BOOKING_DATE = re.compile(r"^(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}"
                           r"|\d{1,2}\.?\s[A-Za-zä]{3,9}\.?(?:\s\d{2,4})?"
+                          r"|(?i:jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?\s\d{1,2},?"
+                          r"(?:\s\d{4})?"
                           r"|(?=[\d.,:]{5,10}(?:\s|$))\d[\d.,:]*\d)(?=\s|$)")  # OCR's dates: "230.2026", "2321072026"
 CREDIT_HEADER = re.compile(r"^(?:haben|gutschrift(?:en)?|credit|credits|eingang|eingänge|einnahmen?|zugang"
                            r"|deposits?|paid in|money in|in)\b", re.IGNORECASE)
@@ -88,6 +90,9 @@ def parse(reading) -> FieldsRead:
     if m:
         f.offer("period_start", p.iso_date(m.group(1)), FLAT_LABEL)
         f.offer("period_end", p.iso_date(m.group(2)), FLAT_LABEL)
+    start, end = _unlabelled_range(text)
+    f.offer("period_start", start, STRUCTURE)
+    f.offer("period_end", end, STRUCTURE)
     f.look(layout, "opening_balance", OPENING, p.amount, is_label=IS_LABEL)
     f.offer("opening_balance", p.after_label(text, FLAT_OPENING), FLAT_LABEL)
     f.look(layout, "closing_balance", CLOSING, p.amount, is_label=IS_LABEL)
@@ -167,7 +172,8 @@ def _booking_amount(block, columns: dict[str, float]) -> str | None:
         for segment in line.segments:
             # Booking and value dates ("28.01.") would otherwise read as amounts.
             values = p.amounts(re.sub(r"\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?", " ", segment.text))
-            if values and re.search(r"\d\s?S$", segment.text.strip()):  # Soll: "900,00 S" is a debit
+            # Soll: "900,00 S" is a debit, as is "€900.00 DR".
+            if values and re.search(r"\d\s?(?:S|DR|Dr)$", segment.text.strip()):
                 values[-1] = "-" + values[-1].lstrip("-")
             if values:
                 cells.append(((segment.x0 + segment.x1) / 2, segment.x1, values[-1]))
@@ -222,6 +228,22 @@ def _month_bounds(month: str) -> tuple[str, str]:
     year, number = int(month[:4]), int(month[5:7])
     last = calendar.monthrange(year, number)[1]
     return f"{month}-01", f"{month}-{last:02d}"
+
+
+def _unlabelled_range(text: str) -> tuple[str | None, str | None]:
+    """A range of two dates in any style standing alone in the statement's head ("01 Sep 2026 -
+    30 Sep 2026"): what else would a statement date from and to there."""
+    for line in p.lines(text)[:HEAD_LINES]:
+        for segment in p.segments(line):
+            if RANGE_WORD.search(segment):
+                start, end = p.date_range(segment)
+                if start and end and start < end:
+                    return start, end
+    return None, None
+
+
+HEAD_LINES = 15
+RANGE_WORD = re.compile(r"\s(?:-|–|bis|to|until)\s", re.IGNORECASE)
 
 
 def _range(raw: str):

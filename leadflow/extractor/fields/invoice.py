@@ -125,8 +125,16 @@ def _currency(text: str) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
+# A heading says what the paper is, not who sent it ("PAYMENT RECEIPT", "Rechnung").
+DOCUMENT_TITLE = re.compile(r"^(?:(?:tax|sales|payment|cash|proforma|pro-forma|final|commercial)\s+)?"
+                            r"(?:invoice|receipt|bill|rechnung|quittung|kassenbon|beleg|gutschrift|zahlungsbeleg"
+                            r"|schlussrechnung|abschlagsrechnung|factuur|facture|factura)$", re.IGNORECASE)
+
+
 def _letterhead_name(raw: str) -> str | None:
-    words = raw.strip(" :|").split()
+    words = raw.strip(" |").split()
+    if DOCUMENT_TITLE.match(" ".join(words)) or raw.strip(" |").endswith(":"):
+        return None
     if 1 <= len(words) <= 6 and not re.search(r"\d|@", raw) and words[0][:1].isupper():
         return " ".join(words)
     return None
@@ -136,6 +144,8 @@ def _first_line(text: str) -> str | None:
     """The letterhead's first words; OCR debris of a logo (one or two letters) is skipped."""
     for line in p.lines(text)[:5]:
         segment = p.segments(line)[0] if p.segments(line) else ""
-        if len(re.findall(r"[A-Za-zÄÖÜäöüß]", segment)) >= 3:
+        # A heading is no name, nor is a label ("Guest Name:").
+        if (len(re.findall(r"[A-Za-zÄÖÜäöüß]", segment)) >= 3 and not DOCUMENT_TITLE.match(segment)
+                and not segment.endswith(":")):
             return segment
     return None
