@@ -49,16 +49,18 @@ def grant(session: Session, brokerage_id: int, pages: int) -> ledger.Wallet:
 
 
 def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, owner_id: int | None = None,
-            daily_allowance: int = 0, now: datetime | None = None) -> CreditReservation:
-    """Hold `pages` for a job; idempotent per job. The caller commits.
+            daily_allowance: int = 0, now: datetime | None = None, fresh_job: bool = False) -> CreditReservation:
+    """Hold `pages` for a job; idempotent per job. The caller commits. `fresh_job`: the job was
+    made in this transaction, so it holds no reservation yet (nothing to look up).
 
     Raises InsufficientCredits, or DailyAllowanceReached when `owner_id` is a client whose
     pages today would pass `daily_allowance` (0: no allowance). Two documents of one client
     reserved at the same instant may both pass the allowance check: it is fair use, bounded
     by the worker concurrency, not a ledger invariant."""
-    existing = session.scalar(select(CreditReservation).where(CreditReservation.job_id == job_id))
-    if existing is not None:
-        return existing
+    if not fresh_job:
+        existing = session.scalar(select(CreditReservation).where(CreditReservation.job_id == job_id))
+        if existing is not None:
+            return existing
     if pages <= 0:
         raise ledger.LedgerError("a reservation must be a positive number of pages")
     now = now or utcnow()

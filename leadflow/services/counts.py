@@ -6,15 +6,17 @@ from leadflow.models import Document, DocumentStatusCount
 
 
 def bump(session: Session, brokerage_id: int, changes: dict[str, int]) -> None:
-    """Add each delta to its status's count (an upsert); statuses in sorted order so that two
-    transactions touching the same rows lock them in the same order and cannot deadlock."""
-    insert = _insert(session)
-    for status in sorted(changes):
-        statement = insert(DocumentStatusCount).values(brokerage_id=brokerage_id, status=status,
-                                                       count=changes[status])
-        session.execute(statement.on_conflict_do_update(
-            index_elements=["brokerage_id", "status"],
-            set_={"count": DocumentStatusCount.count + changes[status]}))
+    """Add each delta to its status's count: one upsert of every row that changes (a status's
+    row is a hot row, locked until commit: one statement, and none for a delta of zero). Rows in
+    sorted order, so two transactions touching the same rows lock them in the same order."""
+    rows = [{"brokerage_id": brokerage_id, "status": status, "count": delta}
+            for status, delta in sorted(changes.items()) if delta]
+    if not rows:
+        return
+    statement = _insert(session)(DocumentStatusCount).values(rows)
+    session.execute(statement.on_conflict_do_update(
+        index_elements=["brokerage_id", "status"],
+        set_={"count": DocumentStatusCount.count + statement.excluded.count}))
 
 
 def for_brokerage(session: Session, brokerage_id: int | None) -> dict[str, int]:

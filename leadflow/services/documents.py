@@ -17,7 +17,7 @@ from leadflow.errors import Forbidden, InvalidInput, NotFound, TooLarge, Unavail
 from leadflow.models import (AuditEntry, Document, DocumentShare, UploadIntent, User, Workspace,
                              WorkspaceMember, new_id, utcnow)
 from leadflow.ports import Ports
-from leadflow.services import counts
+from leadflow.services import counts, pipeline
 from leadflow.storage import ObjectMissing, StorageError
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,8 @@ def upload(session: Session, ports: Ports, user: User, *, filename: str, data: b
         log.exception("storage write failed for an upload")
         raise Unavailable("We could not store the file just now. Nothing was saved; please try again.") from exc
     return _create_pending(session, document_id, user, brokerage_id, workspace, filename, checked.content_type,
-                           len(data), key, title, kind, sha256=hashlib.sha256(data).hexdigest())
+                           len(data), key, title, kind, sha256=hashlib.sha256(data).hexdigest(),
+                           precheck=pipeline.check_file(data, ports.settings))
 
 
 def offer_direct_upload(session: Session, ports: Ports, user: User, *, filename: str, content_type: str, size: int,
@@ -130,7 +131,8 @@ def complete_direct_upload(session: Session, ports: Ports, user: User, intent_id
     workspace = session.get(Workspace, intent.workspace_id) if intent.workspace_id else None
     document = _create_pending(session, intent.id, user, intent.brokerage_id, workspace, intent.filename,
                                checked.content_type, len(data), final_key, intent.title, intent.kind,
-                               intent=intent, sha256=hashlib.sha256(data).hexdigest())
+                               intent=intent, sha256=hashlib.sha256(data).hexdigest(),
+                               precheck=pipeline.check_file(data, ports.settings))
     return document
 
 
@@ -178,12 +180,17 @@ def upload_key(brokerage_id: int, intent_id: str, filename: str) -> str:
 
 
 def _create_pending(session: Session, document_id, user, brokerage_id, workspace, filename, content_type, size, key,
-                    title, kind, intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
+                    title, kind, *, precheck, intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
+    """The PENDING record, with the pre-check taken on the bytes at hand (`pipeline.check_file`):
+    the worker reads its verdict from the row instead of the file from storage."""
+    problem, pages = precheck
     now = utcnow()
     document = Document(id=document_id, brokerage_id=brokerage_id, owner_id=user.id,
                         workspace_id=workspace.id if workspace else None, title=_title(title, filename),
                         kind=kind, status=Status.PENDING.value, filename=_clean_name(filename),
                         content_type=content_type, size_bytes=size, storage_key=key, sha256=sha256,
+                        precheck=problem[0].value if problem else pipeline.PRECHECK_PASSED,
+                        page_count=pages or None,
                         verification_notes=[], created_at=now, updated_at=now, status_changed_at=now)
     session.add(document)
     session.flush()  # the audit row refers to it

@@ -22,7 +22,7 @@ from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
-from leadflow.models import AuditEntry, Document, ExtractionJob, utcnow
+from leadflow.models import AuditEntry, Document, ExtractionJob, new_id, utcnow
 from leadflow.ports import Ports
 from leadflow.services import transitions
 from leadflow.storage import InvalidKey, ObjectMissing, StorageError
@@ -65,7 +65,12 @@ VERIFY_ACTOR = "verify-document"
 
 
 def verify_document(session: Session, ports: Ports, document_id: str, brokerage_id: int) -> Outcome:
-    """Claim a PENDING document, pre-check it and submit it for extraction."""
+    """Claim a PENDING document, pre-check it and submit it for extraction.
+
+    One transaction before the call to the service (claim, job, reservation) and one after it
+    (accepted, EXTRACTING). The pre-check was taken where the bytes were (`check_file`, at the
+    upload) and is read from the row; only a file stored before that was kept is read here,
+    and storage is asked about the file only when no call proved it up in the last few seconds."""
     document = scoping.document_in_brokerage(session, document_id, brokerage_id)
     if document is None:
         if scoping.document_belongs_elsewhere(session, document_id, brokerage_id):
@@ -83,26 +88,40 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
         # Storage or the reader is known to be down: claiming would only spend an attempt on
         # our outage. The caller sends the message again later; the document stays PENDING.
         return Outcome.WAITING_FOR_SERVICE
+    remembered, pages, storage_key = document.precheck, document.page_count, document.storage_key
     if not transitions.apply(session, document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
         outbox.rollback(session)
         return Outcome.SKIPPED_NOT_PENDING
-    outbox.commit(session)
     storage_breaker = breaker.for_ports(ports, "storage")
     try:
-        problem, pages = precheck(ports, document)
+        if remembered is None:
+            # Its claim commits before storage is read: a slow read holds no transaction open.
+            outbox.commit(session)
+            problem, pages = precheck(ports, document)
+            storage_breaker.succeeded()
+        else:
+            problem, pages = remembered_precheck(ports, remembered, pages)
+            if problem is None and not storage_breaker.recently_ok():
+                # Storage not proven up for a few seconds: one HEAD of the file proves it (and
+                # that the file is there) before a job is paid for. A busy worker skips it; an
+                # outage found here opens the breaker, and documents wait instead of failing.
+                if ports.storage.head(storage_key) is None:
+                    problem, pages = (RejectionCode.FILE_MISSING, notes.note("file_missing")), 0
+                storage_breaker.succeeded()
         if problem is not None:
             code, note = problem
             transitions.apply(session, document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
                               note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
             outbox.commit(session)
             return Outcome.REJECTED
-        storage_breaker.succeeded()
-        return submit(session, ports, document_id, brokerage_id, mode="first", expected_pages=pages)
+        return submit(session, ports, document_id, brokerage_id, mode="first", expected_pages=pages,
+                      claimed_uncommitted=remembered is not None)
     except TransientFailure:
         raise
     except Exception as exc:
         # Hand the claim back so the retried message can claim it again; the stalled sweep
         # covers the case where even this fails (the database is gone, the process dies).
+        # A claim not committed yet is undone by the rollback alone.
         outbox.rollback(session)
         storage_down = _is_storage_failure(exc)
         if storage_down:
@@ -139,28 +158,34 @@ def wait_for_services_seconds(ports: Ports) -> float:
 
 def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
            output_spec: dict | None = None, actor_id: int | None = None,
-           source: Status = Status.PROCESSING) -> Outcome:
+           source: Status = Status.PROCESSING, claimed_uncommitted: bool = False) -> Outcome:
     """Create (or reuse) the document's extraction job, reserve credits, hand it to the service.
 
     A first extraction runs inside a worker: failures go back to PENDING and are retried. A
     reprocess or customisation is a person's request: a failure leaves the document as it
-    was and raises, so the person is told at once."""
-    job = _current_unaccepted_job(session, document_id, mode)
-    if job is None:
-        job = ExtractionJob(document_id=document_id, brokerage_id=brokerage_id, mode=mode,
+    was and raises, so the person is told at once. `claimed_uncommitted`: the claim is in this
+    transaction (verify_document), so a refusal before the commit undoes it and writes it again."""
+    # Read once, before the commit that would expire them.
+    document = session.get(Document, document_id)
+    storage_key, owner_id, current_job_id = document.storage_key, document.owner_id, document.current_job_id
+    job = _current_unaccepted_job(session, current_job_id, mode)
+    fresh = job is None
+    if fresh:
+        job = ExtractionJob(id=new_id(), document_id=document_id, brokerage_id=brokerage_id, mode=mode,
                             output_spec=output_spec, requested_by_id=actor_id, status=JobStatus.CREATED.value,
                             resume_status=source.value if mode != "first" else None)
         session.add(job)
-        session.flush()
         session.execute(update(Document).where(Document.id == document_id)
                         .values(current_job_id=job.id, page_count=expected_pages))
+    job_id = job.id
     try:
         # A client's own uploads count against their daily page allowance; a person's rerun does not.
-        owner_id = session.get(Document, document_id).owner_id if mode == "first" else None
-        billing.reserve(session, brokerage_id, job.id, max(expected_pages, 1), owner_id=owner_id,
-                        daily_allowance=ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"], now=ports.clock.now())
+        billing.reserve(session, brokerage_id, job_id, max(expected_pages, 1),
+                        owner_id=owner_id if mode == "first" else None,
+                        daily_allowance=ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"], now=ports.clock.now(),
+                        fresh_job=fresh)
     except billing.DailyAllowanceReached as exc:
-        return _wait_for_allowance(session, document_id, source, exc)
+        return _wait_for_allowance(session, document_id, source, exc, reclaim=claimed_uncommitted)
     except ledger.InsufficientCredits as exc:
         outbox.rollback(session)
         if mode != "first":
@@ -168,19 +193,17 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
                            code="insufficient_credits") from exc
         note = notes.note("waiting_for_credits")
         log.warning("brokerage %s cannot cover document %s: %s", brokerage_id, document_id, exc)
-        transitions.apply(session, document_id, source, Status.PENDING, action="waiting_for_credits",
-                          note=str(exc), verification_notes=[note.as_dict()])
+        _hand_back(session, document_id, source, reclaim=claimed_uncommitted, action="waiting_for_credits",
+                   note=str(exc), verification_notes=[note.as_dict()])
         outbox.commit(session)
         return Outcome.WAITING_FOR_CREDITS
-    job_id = job.id
     outbox.commit(session)
 
-    document = session.get(Document, document_id)
     config = ports.settings
     try:
         ports.extraction.submit(
             job_id=job_id,
-            document_url=ports.storage.download_url(document.storage_key, expires_in=3600),
+            document_url=ports.storage.download_url(storage_key, expires_in=3600),
             callback_url=config["PUBLIC_BASE_URL"] + "/api/extraction/callbacks",
             mode=mode, output_spec=output_spec)
     except ExtractionUnavailable as exc:
@@ -220,9 +243,48 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     return Outcome.SUBMITTED
 
 
+# What `documents.precheck` holds when the file passed (else the RejectionCode of its problem).
+PRECHECK_PASSED = "passed"
+
+
+def check_file(data: bytes, config) -> tuple[tuple[RejectionCode, Note] | None, int]:
+    """The pre-check on the bytes at hand (the upload, /complete): size, type, page count,
+    readable, not blank. Returns (problem or None, page count). Pure: no storage, no database."""
+    if len(data) > config["MAX_UPLOAD_BYTES"]:
+        return (RejectionCode.FILE_TOO_LARGE, notes.note("file_too_large")), 0
+    sniffed = filetypes.sniff(data[:filetypes.SNIFF_BYTES])
+    if sniffed is None:
+        return (RejectionCode.UNSUPPORTED_FILE, notes.note("unsupported_file")), 0
+    if sniffed != "application/pdf":
+        return None, 1
+    pages, blank = pdf_facts(data)
+    if pages is None:
+        return (RejectionCode.UNREADABLE, notes.note("unreadable")), 0
+    if pages > config["MAX_DOCUMENT_PAGES"]:
+        return (RejectionCode.TOO_MANY_PAGES,
+                notes.note("too_many_pages", pages=pages, limit=config["MAX_DOCUMENT_PAGES"])), pages
+    if blank:
+        # Refused before any reservation: blank pages cost the brokerage nothing.
+        return (RejectionCode.ILLEGIBLE, notes.note("blank_pages")), pages
+    return None, pages
+
+
+def remembered_precheck(ports: Ports, verdict: str, pages: int | None) -> tuple[tuple[RejectionCode, Note] | None, int]:
+    """The pre-check's verdict as the upload recorded it (`documents.precheck`), with its note."""
+    if verdict == PRECHECK_PASSED:
+        return None, max(pages or 1, 1)
+    code = RejectionCode(verdict)
+    if code == RejectionCode.TOO_MANY_PAGES:
+        note = notes.note("too_many_pages", pages=pages or 0, limit=ports.settings["MAX_DOCUMENT_PAGES"])
+    else:
+        note = notes.note(_PRECHECK_NOTES[code])
+    return (code, note), pages or 0
+
+
 def precheck(ports: Ports, document: Document) -> tuple[tuple[RejectionCode, Note] | None, int]:
-    """The checks before we pay for extraction: the file is there, of an allowed type, size,
-    page count, and readable. Returns (problem or None, page count)."""
+    """The pre-check read from storage, for a file stored before uploads were pre-checked:
+    the file is there, of an allowed type, size, page count, and readable. Returns (problem or
+    None, page count)."""
     storage = ports.storage
     config = ports.settings
     info = storage.head(document.storage_key)
@@ -231,41 +293,38 @@ def precheck(ports: Ports, document: Document) -> tuple[tuple[RejectionCode, Not
     if info.size > config["MAX_UPLOAD_BYTES"]:
         return (RejectionCode.FILE_TOO_LARGE, notes.note("file_too_large")), 0
     head = storage.read_prefix(document.storage_key, filetypes.SNIFF_BYTES)
-    if filetypes.sniff(head) is None:
-        return (RejectionCode.UNSUPPORTED_FILE, notes.note("unsupported_file")), 0
     if filetypes.sniff(head) != "application/pdf":
-        return None, 1
-    pages = pdf_page_count(storage.get(document.storage_key))
-    if pages is None:
-        return (RejectionCode.UNREADABLE, notes.note("unreadable")), 0
-    if pages > config["MAX_DOCUMENT_PAGES"]:
-        return (RejectionCode.TOO_MANY_PAGES,
-                notes.note("too_many_pages", pages=pages, limit=config["MAX_DOCUMENT_PAGES"])), pages
-    if pdf_is_blank(storage.get(document.storage_key)):
-        # Refused before any reservation: blank pages cost the brokerage nothing.
-        return (RejectionCode.ILLEGIBLE, notes.note("blank_pages")), pages
-    return None, pages
+        return check_file(head, config)
+    return check_file(storage.get(document.storage_key), config)
 
 
 def pdf_page_count(data: bytes) -> int | None:
     """Pages of a PDF, or None when it cannot be opened."""
+    return pdf_facts(data)[0]
+
+
+def pdf_facts(data: bytes) -> tuple[int | None, bool]:
+    """(pages, blank) of a PDF from one parse: pages None when it cannot be opened; blank when
+    nothing is drawn on any page (no text shown, no image, no form or path painted). A scan is
+    an image and counts as content; a damaged PDF is not called blank (extraction says what it is)."""
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
-        return len(reader.pages) or None
+        pages = len(reader.pages) or None
     except (PdfReadError, ValueError, KeyError, TypeError, OSError, RecursionError, AttributeError):
-        return None
+        return None, False
+    return pages, pages is not None and _pdf_is_blank(reader)
 
 
 def pdf_is_blank(data: bytes) -> bool:
-    """True when nothing is drawn on any page of the PDF: no text shown, no image, no form or
-    path painted. A scan is an image and counts as content; a damaged PDF is not called blank
-    (extraction says what it is)."""
-    from pypdf import PdfReader
+    """True when nothing is drawn on any page of the PDF (see `pdf_facts`)."""
+    return pdf_facts(data)[1]
+
+
+def _pdf_is_blank(reader) -> bool:
     from pypdf.generic import ContentStream
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
         for page in reader.pages:
             contents = page.get_contents()
             if contents is None:
@@ -283,6 +342,10 @@ def pdf_is_blank(data: bytes) -> bool:
 # forms), inline images, shadings and every path-painting operator but "n" (paint nothing).
 _DRAWING_OPERATORS = frozenset({b"Tj", b"TJ", b"'", b'"', b"Do", b"INLINE IMAGE", b"BI", b"sh",
                                 b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
+# The note of each problem the pre-check finds (too many pages takes its figures).
+_PRECHECK_NOTES = {RejectionCode.FILE_MISSING: "file_missing", RejectionCode.FILE_TOO_LARGE: "file_too_large",
+                   RejectionCode.UNSUPPORTED_FILE: "unsupported_file", RejectionCode.UNREADABLE: "unreadable",
+                   RejectionCode.ILLEGIBLE: "blank_pages"}
 
 
 def fail_for_good(session: Session, ports: Ports, document_id: str, brokerage_id: int, reason: str) -> bool:
@@ -432,16 +495,26 @@ def _submission_failed(session: Session, ports: Ports, job_id: str, document_id:
     raise TransientFailure(f"submission {attempts} of job {job_id} failed: {reason}")
 
 
-def _wait_for_allowance(session: Session, document_id: str, source: Status, exc: Exception) -> Outcome:
+def _wait_for_allowance(session: Session, document_id: str, source: Status, exc: Exception, *,
+                        reclaim: bool = False) -> Outcome:
     """The client has had their pages for today: the document waits PENDING, its job undone,
     and the pending sweep offers it again (tomorrow it fits)."""
     outbox.rollback(session)
     note = notes.note("waiting_for_allowance", stored_as=billing.WAITING_FOR_ALLOWANCE)
     log.info("document %s waits for tomorrow: %s", document_id, exc)
-    transitions.apply(session, document_id, source, Status.PENDING, action=billing.WAITING_FOR_ALLOWANCE,
-                      note=str(exc), verification_notes=[note.as_dict()])
+    _hand_back(session, document_id, source, reclaim=reclaim, action=billing.WAITING_FOR_ALLOWANCE,
+               note=str(exc), verification_notes=[note.as_dict()])
     outbox.commit(session)
     return Outcome.WAITING_FOR_ALLOWANCE
+
+
+def _hand_back(session: Session, document_id: str, source: Status, *, reclaim: bool, action: str, note: str,
+               **fields) -> bool:
+    """Back to PENDING after a rollback. When the claim was in the rolled-back transaction
+    (`reclaim`), it is written again first, so the history says claimed, then why it waits."""
+    if reclaim and not transitions.apply(session, document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
+        return False
+    return transitions.apply(session, document_id, source, Status.PENDING, action=action, note=note, **fields)
 
 
 def _fail_job(session: Session, job_id: str, reason: str) -> None:
@@ -450,11 +523,10 @@ def _fail_job(session: Session, job_id: str, reason: str) -> None:
     outbox.record(session, ReservationDue(job_id=job_id, pages=None))
 
 
-def _current_unaccepted_job(session: Session, document_id: str, mode: str) -> ExtractionJob | None:
-    document = session.get(Document, document_id)
-    if document is None or not document.current_job_id:
+def _current_unaccepted_job(session: Session, current_job_id: str | None, mode: str) -> ExtractionJob | None:
+    if not current_job_id:
         return None
-    job = session.get(ExtractionJob, document.current_job_id)
+    job = session.get(ExtractionJob, current_job_id)
     if job is not None and job.status == JobStatus.CREATED and job.mode == mode:
         if job.deadline_at is not None:
             # Its time came: the scheduled retry becomes the job this claim submits.

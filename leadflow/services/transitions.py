@@ -39,7 +39,7 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
     ).first()
     if row is None:
         return False
-    _expire_loaded(session, Document, document_id)
+    _expire_loaded(session, Document, document_id, values)
     counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
     session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
@@ -64,7 +64,7 @@ def renote(session: Session, document_id: str, status: Status, *, action: str, a
         .execution_options(synchronize_session=False)).first()
     if row is None:
         return False
-    _expire_loaded(session, Document, document_id)
+    _expire_loaded(session, Document, document_id, {"updated_at": now, **fields})
     session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action, note=note, created_at=now))
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=status.value, title=row.title,
@@ -98,12 +98,13 @@ def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fiel
         .values(status=target.value, **fields)
         .execution_options(synchronize_session=False)).rowcount == 1
     if moved:
-        _expire_loaded(session, ExtractionJob, job_id)
+        _expire_loaded(session, ExtractionJob, job_id, {"status": target.value, **fields})
     return moved
 
 
-def _expire_loaded(session: Session, model, row_id: str) -> None:
-    # The UPDATE bypassed the ORM; a row already loaded must be read again.
+def _expire_loaded(session: Session, model, row_id: str, values) -> None:
+    # The UPDATE bypassed the ORM; what it wrote of a row already loaded must be read again.
+    # Only that: the rest of the row stays as loaded (one statement fewer per later read).
     loaded = session.identity_map.get(identity_key(model, row_id))
     if loaded is not None:
-        session.expire(loaded)
+        session.expire(loaded, list(values))

@@ -145,10 +145,11 @@ def test_when_retries_are_exhausted_the_document_waits_for_an_automatic_retry_wi
     # Before automatic retries this ended REJECTED SYSTEM_RETRIES_EXHAUSTED.
     storage = app.extensions["leadflow"].storage
 
-    def storage_down(key):
+    def storage_down(key, **_):
         raise RuntimeError("object storage is down")
 
-    monkeypatch.setattr(storage, "head", storage_down)
+    # The worker's one storage call for a file the upload checked: signing its download link.
+    monkeypatch.setattr(storage, "download_url", storage_down)
     document_id = world.client_a.api.upload(PDF, kind="bank_statement").json()["id"]
     retry = system_retry_scheduled(app, document_id)
     done = world.client_a.api.document(document_id)

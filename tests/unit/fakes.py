@@ -24,7 +24,7 @@ from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import (AuditEntry, Brokerage, CreditWallet, Document, DocumentStatusCount, DocumentVersion,
                              ExtractionJob, User, Workspace, WorkspaceMember, new_id)
 from leadflow.ports import Ports
-from leadflow.services import counts
+from leadflow.services import counts, pipeline
 from leadflow.storage.base import ObjectInfo, ObjectMissing, StorageError, check_key
 
 # The day the verification rules are judged on (the samples' payslips and statements are current then).
@@ -57,32 +57,37 @@ class FakeStorage:
     def __init__(self):
         self.objects: dict[str, tuple[bytes, str]] = {}
         self.down = False
+        self.calls: list[str] = []   # every call that reached the store, by name
 
-    def _reach(self, key: str) -> None:
+    def _reach(self, key: str, call: str) -> None:
         check_key(key)
+        self.calls.append(call)
         if self.down:
             raise StorageError("storage is unreachable (fake)")
 
     def put(self, key, data, content_type):
-        self._reach(key)
+        self._reach(key, "put")
         self.objects[key] = (bytes(data), content_type)
 
     def get(self, key):
-        self._reach(key)
+        self._reach(key, "get")
         if key not in self.objects:
             raise ObjectMissing(key)
         return self.objects[key][0]
 
     def read_prefix(self, key, length):
-        return self.get(key)[:length]
+        self._reach(key, "read_prefix")
+        if key not in self.objects:
+            raise ObjectMissing(key)
+        return self.objects[key][0][:length]
 
     def head(self, key):
-        self._reach(key)
+        self._reach(key, "head")
         found = self.objects.get(key)
         return ObjectInfo(size=len(found[0]), content_type=found[1]) if found else None
 
     def delete(self, key):
-        self._reach(key)
+        self._reach(key, "delete")
         self.objects.pop(key, None)
 
     def move(self, source, target):
@@ -259,17 +264,22 @@ class World:
 
     def document(self, *, data: bytes | None = None, status: Status = Status.PENDING, kind: str | None = "payslip",
                  document_type: str | None = None, owner: User | None = None, notes=None,
-                 rejection_code: str | None = None) -> str:
-        """A document as an upload leaves it (file stored, counted), then put in `status`."""
+                 rejection_code: str | None = None, prechecked: bool = True) -> str:
+        """A document as an upload leaves it (file stored, pre-checked, counted), then put in
+        `status`; `prechecked=False`: stored before uploads recorded their pre-check."""
         owner = owner or self.client
         document_id = new_id()
         key = f"brokerages/{self.brokerage.id}/documents/{document_id}/original/payslip.pdf"
-        self.storage.put(key, pdf() if data is None else data, "application/pdf")
+        data = pdf() if data is None else data
+        self.storage.put(key, data, "application/pdf")
+        problem, pages = pipeline.check_file(data, self.ports.settings) if prechecked else (None, None)
         now = self.clock.now()
         self.session.add(Document(
             id=document_id, brokerage_id=self.brokerage.id, owner_id=owner.id, workspace_id=self.case.id,
             title="October payslip", kind=kind, status=status.value, filename="payslip.pdf",
-            content_type="application/pdf", size_bytes=len(self.storage.get(key)), storage_key=key,
+            content_type="application/pdf", size_bytes=len(data), storage_key=key,
+            precheck=(problem[0].value if problem else pipeline.PRECHECK_PASSED) if prechecked else None,
+            page_count=pages or None,
             verification_notes=notes or [], document_type=document_type, rejection_code=rejection_code,
             created_at=now, updated_at=now, status_changed_at=now))
         counts.bump(self.session, self.brokerage.id, {status.value: +1})

@@ -67,17 +67,57 @@ def test_an_unknown_document_is_skipped(world):
     (pdf(pages=6), RejectionCode.TOO_MANY_PAGES, "too_many_pages"),
     (pdf(text=""), RejectionCode.ILLEGIBLE, "blank_pages"),
 ])
-def test_a_file_that_fails_the_precheck_is_rejected_before_any_credit_is_spent(world, data, code, note):
-    document_id = world.document(data=data)
+@pytest.mark.parametrize("prechecked", [True, False], ids=["checked at upload", "stored before uploads were checked"])
+def test_a_file_that_fails_the_precheck_is_rejected_before_any_credit_is_spent(world, data, code, note, prechecked):
+    document_id = world.document(data=data, prechecked=prechecked)
     assert verify(world, document_id) == Outcome.REJECTED
     document = world.get(document_id)
     assert (document.status, document.rejection_code) == (Status.REJECTED, code.value)
     assert [n["code"] for n in document.verification_notes] == [note]
     assert world.extraction.submitted == [] and world.wallet().balance == 100
+    assert world.audit(document_id) == ["claimed", "precheck_failed"]
+
+
+def test_the_worker_reads_no_file_the_upload_checked_and_asks_storage_only_when_unproven(world, events):
+    first, second = world.document(data=pdf(pages=2)), world.document(data=pdf(pages=1))
+    world.storage.calls.clear()
+    assert verify(world, first) == Outcome.SUBMITTED
+    assert world.storage.calls == ["head"], "storage not proven up yet: one HEAD of the file, no read"
+    assert verify(world, second) == Outcome.SUBMITTED
+    assert world.storage.calls == ["head"], "proven up a moment ago: storage is not asked again"
+    assert (world.get(first).page_count, world.wallet().reserved) == (2, 3)
+    assert world.audit(first) == ["claimed", "extraction_started"]
+    assert [e.status for e in events.of(DocumentStatusChanged)] == ["PROCESSING", "EXTRACTING"] * 2
+
+
+def test_a_checked_file_gone_from_storage_is_rejected_when_storage_is_asked(world):
+    document_id = world.document()
+    world.storage.objects.clear()
+    assert verify(world, document_id) == Outcome.REJECTED
+    assert world.get(document_id).rejection_code == RejectionCode.FILE_MISSING
+    assert world.extraction.submitted == [] and world.wallet().balance == 100
+
+
+def test_storage_down_when_asked_about_a_checked_file_leaves_it_pending_until_the_breaker_knows(world):
+    document_id = world.document()
+    world.storage.down = True
+    with pytest.raises(Exception):
+        verify(world, document_id)
+    # The claim was in the transaction the failure rolled back: nothing happened to the document.
+    assert world.get(document_id).status == Status.PENDING and world.audit(document_id) == []
+    assert verify(world, document_id) == Outcome.WAITING_FOR_SERVICE
+    assert pipeline.known_down(world.ports) and world.count(Status.PROCESSING) in (0, None)
+
+
+def test_a_file_stored_before_uploads_were_checked_is_checked_in_storage(world):
+    document_id = world.document(data=pdf(pages=3), prechecked=False)
+    world.storage.calls.clear()
+    assert verify(world, document_id) == Outcome.SUBMITTED
+    assert "get" in world.storage.calls and world.get(document_id).page_count == 3
 
 
 def test_a_file_missing_from_storage_is_rejected(world):
-    document_id = world.document()
+    document_id = world.document(prechecked=False)
     world.storage.objects.clear()
     assert verify(world, document_id) == Outcome.REJECTED
     assert world.get(document_id).rejection_code == RejectionCode.FILE_MISSING
@@ -99,6 +139,9 @@ def test_with_no_credits_left_the_document_waits_pending_and_says_why(world):
     assert document.status == Status.PENDING
     assert [n["code"] for n in document.verification_notes] == ["waiting_for_credits"]
     assert world.extraction.submitted == []
+    # The claim was undone with the refused reservation and written again: the history keeps it.
+    assert world.audit(document_id) == ["claimed", "waiting_for_credits"]
+    assert (world.count(Status.PENDING), world.count(Status.PROCESSING)) == (1, 0)
 
 
 def test_granting_credits_sends_the_waiting_documents_on(world, events):
@@ -150,7 +193,7 @@ def test_once_the_reader_is_known_down_documents_wait_without_spending_an_attemp
 
 
 def test_storage_down_while_checking_hands_the_claim_back_and_counts_toward_its_breaker(world):
-    document_id = world.document()
+    document_id = world.document(prechecked=False)
     world.storage.down = True
     with pytest.raises(Exception):
         verify(world, document_id)
