@@ -35,6 +35,7 @@ class CaseFile:
     summary: IncomeSummary
     outcome: str                      # the worst check that ran (case_checks.worst)
     titles: dict[str, str]            # document id -> title, for the documents the checks name
+    payout: date                      # identity papers must be valid past this day
 
 
 def case_checks(session: Session, ports: Ports, workspace: Workspace) -> list[CheckResult]:
@@ -51,7 +52,7 @@ def case_file(session: Session, ports: Ports, workspace: Workspace) -> CaseFile:
     known = facts(session, ports, workspace)
     checks = rules.run_checks(known)
     return CaseFile(checks, rules.income_summary(known), rules.worst(checks),
-                    {d.id: d.title for d in known.documents})
+                    {d.id: d.title for d in known.documents}, known.payout)
 
 
 def set_planned_payout(session: Session, workspace: Workspace, day: date | None) -> None:

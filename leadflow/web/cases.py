@@ -1,11 +1,15 @@
-"""A mortgage case (a workspace) as staff see it: its members, its checklist and its documents live."""
-from flask import Blueprint, abort, render_template
+"""A mortgage case (a workspace) as staff see it: its members, its checks across documents, its
+income summary, its checklist and its documents live."""
+from datetime import date
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from leadflow.domain.audience import STAFF_ROLES, Role
 from leadflow.extensions import db
 from leadflow.models import Workspace
-from leadflow.services import checklist, views
+from leadflow.services import case_file, checklist, views
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import preload_names
 from leadflow.ports import current_ports
@@ -16,13 +20,17 @@ bp = Blueprint("cases", __name__)
 @bp.get("/workspaces/<int:workspace_id>")
 @roles_required(*STAFF_ROLES, Role.PLATFORM_ADMIN)
 def show(workspace_id):
-    case = _workspace_or_404(workspace_id)
+    return _page(_workspace_or_404(workspace_id))
+
+
+def _page(case: Workspace, **extra) -> str:
     rows = views.live_list(db.session, current_user.viewer, "workspace", {"workspace": case.id})
     preload_names(rows)
     return render_template("workspaces/show.html", view="workspace", workspace=case,
                            members=views.case_members(db.session, case), viewer=current_user, documents=rows,
                            items=checklist.for_workspace(db.session, current_ports().storage, case.id,
-                                                         case.brokerage_id))
+                                                         case.brokerage_id),
+                           **_case_file(case), **extra)
 
 
 @bp.get("/workspaces/<int:workspace_id>/checklist")
@@ -32,6 +40,48 @@ def checklist_partial(workspace_id):
     return render_template("workspaces/_checklist.html", workspace=case,
                            items=checklist.for_workspace(db.session, current_ports().storage, case.id,
                                                          case.brokerage_id))
+
+
+@bp.get("/workspaces/<int:workspace_id>/checks")
+@roles_required(*STAFF_ROLES, Role.PLATFORM_ADMIN)
+def checks_partial(workspace_id):
+    """The checks and the income summary, re-fetched when a document of the case is pushed."""
+    case = _workspace_or_404(workspace_id)
+    return render_template("workspaces/_case_file.html", workspace=case, **_case_file(case))
+
+
+@bp.post("/workspaces/<int:workspace_id>/payout-date")
+@roles_required(*STAFF_ROLES)
+def set_payout_date(workspace_id):
+    """The advisor's planned payout date (empty: not planned yet); a date that is not one is a 400."""
+    case = _workspace_or_404(workspace_id)
+    try:
+        day = _payout_date(request.form.get("planned_payout_date"))
+    except ValueError:
+        return _page(case, payout_error=_("Enter the payout date as a date, e.g. 2027-03-31.")), 400
+    case_file.set_planned_payout(db.session, case, day)
+    return redirect(url_for("cases.show", workspace_id=case.id) + "#case-file", code=303)
+
+
+# A payout date outside these is a typing slip, not a plan.
+MIN_PAYOUT, MAX_PAYOUT = date(2000, 1, 1), date(2100, 12, 31)
+
+
+def _payout_date(raw) -> date | None:
+    """An ISO date from the form's date input, None when left empty; ValueError for anything else."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    day = date.fromisoformat(text)
+    if not MIN_PAYOUT <= day <= MAX_PAYOUT:
+        raise ValueError(text)
+    return day
+
+
+def _case_file(case: Workspace) -> dict:
+    """The checks and summary, and each check's words in the request's language."""
+    file = case_file.case_file(db.session, current_ports(), case)
+    return {"file": file, "words": {r.key: r.words(_) for r in file.checks}}
 
 
 def _workspace_or_404(workspace_id: int) -> Workspace:
