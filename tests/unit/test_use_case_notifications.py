@@ -150,3 +150,32 @@ def test_a_queued_email_reaches_the_transport_and_an_unreachable_one_raises_for_
     world.ports.mail.down = True
     with pytest.raises(MailUnavailable):
         notifications.deliver(world.ports, message)
+
+
+def test_the_daily_sweeps_walk_every_due_case_and_advisor_in_batches(world, mails):
+    from leadflow import sweeps
+    from leadflow.models import User, Workspace, WorkspaceMember
+    cases = [world.case]
+    for n in range(2):
+        client = User(email=f"client{n}@example.test", name=f"Client {n}", role="client",
+                      brokerage_id=world.brokerage.id, password_hash="-")
+        case = Workspace(brokerage_id=world.brokerage.id, name=f"Case {n}")
+        world.session.add_all([client, case])
+        world.session.flush()
+        world.session.add(WorkspaceMember(workspace_id=case.id, user_id=client.id))
+        cases.append(case)
+    world.session.add(Workspace(brokerage_id=world.brokerage.id, name="No client yet"))
+    world.session.commit()
+    world.document(status=Status.REJECTED, notes=[REASON])
+    world.clock.advance(timedelta(days=4))
+
+    assert sweeps.sweep_reminders(world.session, world.ports, world.clock.now(), 1) == 3, "one reminder per client"
+    assert sorted(m.to for m in mails()) == ["client0@example.test", "client1@example.test", "client@example.test"]
+    assert sweeps.sweep_reminders(world.session, world.ports, world.clock.now(), 1) == 0
+
+    notifications.set_preferences(world.session, world.broker_admin, set())
+    world.document(status=Status.VERIFIED, document_type="payslip")
+    world.clock.advance(timedelta(minutes=1))
+    assert sweeps.sweep_digests(world.session, world.ports, world.clock.now(), 1) == 1
+    assert mails()[-1].to == "advisor@example.test", "the admin opted out; the stranger's brokerage did not change"
+    assert sweeps.sweep_digests(world.session, world.ports, world.clock.now(), 1) == 0
