@@ -208,10 +208,14 @@ class ExtractionJob(db.Model):
 
 
 class CallbackDelivery(db.Model):
-    """A callback as received; its id is the sender's `webhook-id`, unique, so a replay is a no-op."""
+    """A callback as received; its id is the sender's `webhook-id`, unique, so a replay is a no-op.
+
+    Also the status log: every callback's whole payload, as it came, under the document its job
+    belongs to (from our job record at receipt; none for a job we do not know)."""
     __tablename__ = "callback_deliveries"
     id = db.Column(db.String(255), primary_key=True)
     job_id = db.Column(db.String(64), index=True)
+    document_id = db.Column(db.String(32), index=True)
     event_type = db.Column(db.String(40))
     payload = db.Column(db.JSON, nullable=False)
     received_at = db.Column(db.DateTime, nullable=False, default=utcnow)
@@ -219,18 +223,6 @@ class CallbackDelivery(db.Model):
     outcome = db.Column(db.String(200))
 
     __table_args__ = (Index("ix_callback_deliveries_unprocessed", "processed_at", "received_at"),)
-
-
-class StatusLogEntry(db.Model):
-    """Every callback's whole payload, as it came."""
-    __tablename__ = "status_log"
-    id = db.Column(db.Integer, primary_key=True)
-    document_id = db.Column(db.String(32), index=True)
-    job_id = db.Column(db.String(64))
-    delivery_id = db.Column(db.String(255))
-    event_type = db.Column(db.String(40))
-    payload = db.Column(db.JSON, nullable=False)
-    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
 
 
 class AuditEntry(db.Model):

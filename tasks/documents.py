@@ -52,7 +52,8 @@ def verification_retries_exhausted(message: dict, retry_info: dict):
 @_actor("process-delivery", max_retries=jobs.DELIVERY_ATTEMPTS - 1, min_backoff=1000, max_backoff=30000)
 def process_delivery(delivery_id: str, early: int = 0):
     try:
-        callbacks.process(db.session, current_ports(), str(delivery_id))
+        # A nudge: applies this delivery and others waiting, in one transaction.
+        callbacks.process_batch(db.session, current_ports(), str(delivery_id))
     except callbacks.DeliveryTooEarly as exc:
         # Expected when the service answers faster than our commit of its accepting the
         # job: not an error. Try again shortly; the deliveries sweep is the safety net.

@@ -1,7 +1,9 @@
 """Extraction callbacks: record a delivery once, then apply it once.
 
-Receipt is cheap and durable: verify the signature, insert the delivery under its
-`webhook-id` (unique), enqueue its processing after commit. Processing decides what the
+Receipt is cheap and durable: verify the signature before any database work, then one
+`INSERT ... ON CONFLICT DO NOTHING` of the delivery under its `webhook-id`; that row, with the
+whole payload as it came, is also the document's status log. Only a new row nudges the worker,
+after commit; a duplicate costs the one insert that inserted nothing. Processing decides what the
 delivery means from our own job record (its mode, whether it is still the document's
 current job), never from what the sender claims. A job past its deadline is asked about
 (`recover_overdue`): its answer is recorded and applied like a delivery.
@@ -10,7 +12,8 @@ import json
 import logging
 from datetime import timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -21,7 +24,7 @@ from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, St
 from leadflow.domain.verification import Applicant, Extraction, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
-from leadflow.models import CallbackDelivery, Document, DocumentVersion, ExtractionJob, StatusLogEntry, User, utcnow
+from leadflow.models import CallbackDelivery, Document, DocumentVersion, ExtractionJob, User, utcnow
 from leadflow.ports import Ports
 from leadflow.services import pipeline, transitions
 
@@ -30,6 +33,9 @@ log = logging.getLogger(__name__)
 PROCESS_ACTOR = "process-delivery"
 # A job the service says it is still working on gets up to this many deadlines in all.
 BUSY_DEADLINES = 6
+# Deliveries one process-delivery message applies in one transaction: its own and others that
+# wait, so a burst of callbacks costs a commit per batch, not one per callback.
+BATCH_SIZE = 20
 
 CAUSE_BY_MODE = {"first": "generated", "reprocess": "reprocessed", "customise": "customised"}
 # The service's failure codes that are about the file, not the system: a better upload fixes them.
@@ -61,19 +67,13 @@ def receive(session: Session, ports: Ports, headers, body: bytes) -> Receipt:
     if not isinstance(payload, dict):
         raise ValueError("callback body is not a JSON object")
     job_id = str(payload.get("job_id") or "")[:64] or None
-    session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
-                                 payload=payload))
-    try:
-        session.flush()
-    except IntegrityError:
-        # The webhook-id is recorded already (a replay, or the same delivery at the same moment):
-        # the unique key, not a prior read, decides, so a replay costs one failed insert.
-        outbox.rollback(session)
-        return Receipt(delivery_id, duplicate=True)
-    _write_status_log(session, delivery_id, job_id, payload)
-    outbox.record(session, DeliveryReceived(delivery_id))
+    # The webhook-id recorded already (a replay, or the same delivery at the same moment): the
+    # unique key decides, not a prior read, and the insert inserts nothing; no error, no rollback.
+    new = _record(session, delivery_id, job_id, payload)
+    if new:
+        outbox.record(session, DeliveryReceived(delivery_id))
     outbox.commit(session)
-    return Receipt(delivery_id, duplicate=False)
+    return Receipt(delivery_id, duplicate=not new)
 
 
 def enqueue_processing(ports: Ports, delivery_id: str) -> bool:
@@ -82,8 +82,8 @@ def enqueue_processing(ports: Ports, delivery_id: str) -> bool:
 
 
 def record_polled(session: Session, job_id: str, answer: dict) -> str:
-    """Record the service's answer to `GET /jobs/<id>` (the deadline sweep asked) as a delivery,
-    with its status log row, exactly as a callback is recorded; returns the delivery id.
+    """Record the service's answer to `GET /jobs/<id>` (the deadline sweep asked) as a delivery
+    (so in the status log), exactly as a callback is recorded; returns the delivery id.
 
     Its id is `poll-<job_id>-<n>`: a job asked again after an earlier poll (a rerun, a second
     deadline) gets a new delivery, and the same answer twice is harmless as processing decides
@@ -91,21 +91,14 @@ def record_polled(session: Session, job_id: str, answer: dict) -> str:
     payload = {k: answer[k] for k in ("type", "job_id", "data") if k in answer}
     for n in range(1, 100):
         delivery_id = f"poll-{job_id}-{n}"
-        earlier = session.get(CallbackDelivery, delivery_id)
-        if earlier is not None:
-            if earlier.processed_at is None:
-                return delivery_id  # recorded by an earlier poll that did not get to process it
-            continue
-        session.add(CallbackDelivery(id=delivery_id, job_id=job_id, event_type=str(payload.get("type"))[:40],
-                                     payload=payload))
-        try:
-            session.flush()
-        except IntegrityError:
-            outbox.rollback(session)  # another sweep recorded the same poll this instant
+        if _record(session, delivery_id, job_id, payload):
+            outbox.commit(session)
             return delivery_id
-        _write_status_log(session, delivery_id, job_id, payload)
-        outbox.commit(session)
-        return delivery_id
+        processed_at = session.scalar(select(CallbackDelivery.processed_at).where(CallbackDelivery.id == delivery_id))
+        if processed_at is None:
+            # Recorded by an earlier poll that did not get to process it, or by another sweep
+            # this instant: that one is the delivery to process.
+            return delivery_id
     raise RuntimeError(f"job {job_id} was polled too often")
 
 
@@ -132,6 +125,75 @@ def process(session: Session, ports: Ports, delivery_id: str) -> str:
     outbox.commit(session)
     log.info("delivery %s: %s", delivery_id, outcome)
     metrics.callback_processed(outcome)
+    return outcome
+
+
+def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int = BATCH_SIZE) -> dict[str, str]:
+    """Apply the named delivery and up to `limit - 1` others waiting, in one transaction, each
+    under a savepoint so that one delivery's outcome never undoes another's; returns the
+    outcome per delivery applied or marked.
+
+    Deliveries are claimed with FOR UPDATE SKIP LOCKED: two batches never take the same one,
+    and a nudge whose delivery another batch holds finds it done there. The others are only
+    deliveries whose job is no longer waiting to be recorded as accepted (or that name no job
+    we know), so that one that came too early is left to its own message, which tries it again
+    later. After committing the rest, the named delivery's own problem is raised:
+    DeliveryTooEarly, or the error that applying it raised (the actor retries it)."""
+    named = session.scalar(select(CallbackDelivery).where(
+        CallbackDelivery.id == delivery_id, CallbackDelivery.processed_at.is_(None))
+        .with_for_update(skip_locked=True))
+    others = session.scalars(
+        select(CallbackDelivery)
+        .outerjoin(ExtractionJob, ExtractionJob.id == CallbackDelivery.job_id)
+        .where(CallbackDelivery.processed_at.is_(None), CallbackDelivery.id != delivery_id,
+               or_(ExtractionJob.id.is_(None), ExtractionJob.status != JobStatus.CREATED.value))
+        .order_by(CallbackDelivery.received_at).limit(limit - 1)
+        .with_for_update(of=CallbackDelivery, skip_locked=True)).all()
+    outcomes: dict[str, str] = {}
+    problem: Exception | None = None
+    for delivery in ([named] if named is not None else []) + list(others):
+        claimed_id = delivery.id
+        try:
+            outcomes[claimed_id] = _apply_one(session, ports, delivery)
+        except Exception as exc:
+            if claimed_id == delivery_id:
+                problem = exc
+            elif not isinstance(exc, DeliveryTooEarly):
+                # Left unprocessed: its own message's retries, or the deliveries sweep, try again.
+                log.exception("delivery %s could not be applied in a batch", claimed_id)
+    outbox.commit(session)
+    for claimed_id, outcome in outcomes.items():
+        log.info("delivery %s: %s", claimed_id, outcome)
+        metrics.callback_processed(outcome)
+    if problem is not None:
+        raise problem
+    return outcomes
+
+
+def _apply_one(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
+    """Apply one claimed delivery under a savepoint and mark it; what `process` does for one
+    delivery in a transaction of its own. A rolled-back savepoint also drops the events it
+    recorded (the outbox drops events only when the whole transaction rolls back)."""
+    # Each delivery reads the rows as they are now, as in a transaction of its own.
+    session.expire_all()
+    delivery_id = delivery.id
+    recorded = list(session.info.get(outbox._PENDING, []))
+    savepoint = session.begin_nested()
+    try:
+        outcome = _apply(session, ports, delivery)
+    except IntegrityError:
+        # Another delivery of the same job stored its versions first: nothing left to add.
+        outcome = "ignored: the job's result was already stored"
+    except BaseException:
+        savepoint.rollback()
+        session.info[outbox._PENDING] = recorded
+        raise
+    if outcome.startswith("applied"):
+        savepoint.commit()
+        return outcome
+    savepoint.rollback()
+    session.info[outbox._PENDING] = recorded
+    _mark(session, delivery_id, outcome)
     return outcome
 
 
@@ -311,17 +373,24 @@ def _apply_failure(session: Session, ports: Ports, delivery, job, document, erro
     return outcome
 
 
-def _write_status_log(session: Session, delivery_id: str, job_id: str | None, payload: dict) -> None:
-    """Keep the whole payload, in the delivery's transaction but under a savepoint: a failure
-    here is logged and rolls back only the log row, never the delivery."""
-    try:
-        with session.begin_nested():
-            document_id = session.scalar(select(ExtractionJob.document_id).where(ExtractionJob.id == job_id)) \
-                if job_id else None
-            session.add(StatusLogEntry(document_id=document_id, job_id=job_id, delivery_id=delivery_id,
-                                       event_type=str(payload.get("type"))[:40], payload=payload))
-    except Exception:
-        log.exception("could not write the status log for delivery %s", delivery_id)
+def _record(session: Session, delivery_id: str, job_id: str | None, payload: dict) -> bool:
+    """Insert the delivery (and so its status log entry) unless its id is recorded already, in
+    one statement; True when the row is new.
+
+    The document it is about comes from our job record inside the same statement, for the
+    document's history; a job we do not know leaves it empty (processing ignores the delivery).
+    No ORM object: the row is written and never needed again in this request."""
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    document_id = select(ExtractionJob.document_id).where(ExtractionJob.id == job_id).scalar_subquery() \
+        if job_id else None
+    statement = insert(CallbackDelivery.__table__).values(
+        id=delivery_id, job_id=job_id, document_id=document_id, event_type=str(payload.get("type"))[:40],
+        payload=payload, received_at=utcnow()).on_conflict_do_nothing(index_elements=["id"]) \
+        .returning(CallbackDelivery.__table__.c.id)
+    # RETURNING, not rowcount, tells a new row: the driver's rowcount is not to be trusted here
+    # (SQLAlchemy with psycopg 3 answers -1 for this statement).
+    return session.execute(statement).first() is not None
 
 
 def _mark(session: Session, delivery_id: str, outcome: str) -> None:

@@ -17,8 +17,8 @@ from sqlalchemy import func, or_, select, tuple_
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, sees_full_history
 from leadflow.domain.lifecycle import Status
-from leadflow.models import (AuditEntry, Brokerage, CreditReservation, Document, DocumentVersion, ExtractionJob,
-                             StatusLogEntry, User, Workspace, WorkspaceMember)
+from leadflow.models import (AuditEntry, Brokerage, CallbackDelivery, CreditReservation, Document, DocumentVersion,
+                             ExtractionJob, User, Workspace, WorkspaceMember)
 from leadflow.services import counts
 from leadflow.services.search import Cursor, Filters, escape_like
 
@@ -199,13 +199,14 @@ def document_history(session, document: Document, role) -> list[dict]:
     if not sees_full_history(role):
         return [{"kind": "status", "at": a.created_at, "from_status": a.from_status, "to_status": a.to_status}
                 for a in audit if a.to_status and a.to_status != a.from_status]
-    log = session.scalars(select(StatusLogEntry).where(StatusLogEntry.document_id == document.id)
-                          .order_by(StatusLogEntry.created_at, StatusLogEntry.id)).all()
+    # The status log is the deliveries themselves, each with its payload as it came.
+    log = session.scalars(select(CallbackDelivery).where(CallbackDelivery.document_id == document.id)
+                          .order_by(CallbackDelivery.received_at, CallbackDelivery.id)).all()
     entries = [({"kind": "audit", "at": a.created_at, "action": a.action, "from_status": a.from_status,
                  "to_status": a.to_status, "actor_id": a.actor_id, "note": a.note}, (a.created_at, 0, a.id))
                for a in audit]
-    entries += [({"kind": "callback", "at": s.created_at, "delivery_id": s.delivery_id, "job_id": s.job_id,
-                  "event_type": s.event_type, "payload": s.payload}, (s.created_at, 1, s.id)) for s in log]
+    entries += [({"kind": "callback", "at": s.received_at, "delivery_id": s.id, "job_id": s.job_id,
+                  "event_type": s.event_type, "payload": s.payload}, (s.received_at, 1, s.id)) for s in log]
     return [entry for entry, _ in sorted(entries, key=lambda pair: pair[1])]
 
 

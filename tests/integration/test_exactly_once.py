@@ -15,7 +15,7 @@ from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.extensions import db
 from leadflow.extraction import webhooks
-from leadflow.models import (CallbackDelivery, CreditReservation, CreditWallet, StatusLogEntry)
+from leadflow.models import (CallbackDelivery, CreditReservation, CreditWallet)
 from tests.conftest import SAMPLES
 from tests.integration.test_failure_matrix import _upload_without_enqueue, audit, extraction_service, stored
 from tests.plugins.doubles import HoldingService
@@ -252,7 +252,7 @@ def test_the_status_log_keeps_every_payload_even_when_applying_the_callback_fail
     assert answer.status_code == 202
     wait_until(lambda: attempts, message="a failed attempt to apply the callback")
     with app.app_context():
-        logged = db.session.scalars(select(StatusLogEntry).where(StatusLogEntry.document_id == document_id)).all()
+        logged = db.session.scalars(select(CallbackDelivery).where(CallbackDelivery.document_id == document_id)).all()
         assert [entry.payload for entry in logged] == [payload]
     assert stored(app, document_id).status == "EXTRACTING"
     monkeypatch.undo()
@@ -260,20 +260,6 @@ def test_the_status_log_keeps_every_payload_even_when_applying_the_callback_fail
     world.client_a.api.wait_for_status(document_id, "VERIFIED", timeout=30)
     replay = app.test_cli_runner().invoke(args=["leadflow", "replay-delivery", answer.json()["delivery_id"]])
     assert replay.output.startswith("already processed: applied: VERIFIED")
-
-
-def test_a_status_log_that_cannot_be_written_does_not_fail_the_callback(world, app, live, monkeypatch):
-    from leadflow.services import callbacks
-    document_id, job_id = extracting(world, app, live, HoldingService())
-
-    class Unwritable:
-        def __init__(self, **kw):
-            raise RuntimeError("status log disk full")
-
-    monkeypatch.setattr(callbacks, "StatusLogEntry", Unwritable)
-    assert post_callback(world, app, completed(job_id)).status_code == 202
-    live.drain()
-    assert stored(app, document_id).status == "VERIFIED"
 
 
 def test_a_wallet_that_cannot_cover_a_document_waits_and_goes_on_once_credits_are_granted(world, app, live):

@@ -27,7 +27,7 @@ from tests.plugins.doubles import HoldingService
 EXCLUDED_ENDPOINTS = {"live", "static"}
 # Tables a refused request must not touch.
 GUARDED_TABLES = ("documents", "upload_intents", "document_versions", "document_shares", "audit_entries",
-                  "callback_deliveries", "status_log", "extraction_jobs", "credit_reservations", "credit_wallets",
+                  "callback_deliveries", "extraction_jobs", "credit_reservations", "credit_wallets",
                   "workspaces", "workspace_members", "users", "api_tokens", "document_status_counts")
 EXAMPLES_PER_ROUTE = 10
 ROLES = ("anonymous", "client", "advisor", "brokerage_admin", "platform_admin", "bearer")

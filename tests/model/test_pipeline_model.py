@@ -57,7 +57,7 @@ from leadflow.errors import Conflict, Unavailable
 from leadflow.extensions import db
 from leadflow.extraction import webhooks
 from leadflow.models import (AuditEntry, CallbackDelivery, CreditReservation, CreditWallet, Document,
-                             DocumentShare, DocumentVersion, ExtractionJob, StatusLogEntry, UploadIntent, User)
+                             DocumentShare, DocumentVersion, ExtractionJob, UploadIntent, User)
 from leadflow.ports import current_ports
 from leadflow.services import callbacks, pipeline, review
 from leadflow.services import documents as document_service
@@ -950,7 +950,7 @@ class PipelineModel(RuleBasedStateMachine):
         world.lost.clear()
         db.session.remove()
         tables = ", ".join(model.__table__.name for model in (
-            AuditEntry, DocumentVersion, DocumentShare, StatusLogEntry, CallbackDelivery, CreditReservation,
+            AuditEntry, DocumentVersion, DocumentShare, CallbackDelivery, CreditReservation,
             ExtractionJob, UploadIntent, Document))
         with db.engine.begin() as connection:
             connection.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))

@@ -9,7 +9,7 @@ from leadflow.domain.events import DeliveryReceived, ReservationDue, Verificatio
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.extraction import webhooks
 from leadflow.extraction.webhooks import WebhookVerificationError
-from leadflow.models import CallbackDelivery, DocumentVersion, StatusLogEntry
+from leadflow.models import CallbackDelivery, DocumentVersion
 from leadflow.services import callbacks, pipeline
 from tests.unit.fakes import PAYSLIP, events, world  # noqa: F401  (fixtures)
 
@@ -43,11 +43,12 @@ def process(world, delivery_id: str = "msg_1") -> str:
 
 
 def test_a_signed_delivery_is_recorded_with_its_log_and_its_processing_is_sent_after_commit(world, events):
-    _, job_id = submitted(world)
+    document_id, job_id = submitted(world)
     receipt = delivered(world, completed(job_id))
     assert not receipt.duplicate
-    assert world.session.get(CallbackDelivery, "msg_1").job_id == job_id
-    assert world.session.query(StatusLogEntry).filter_by(delivery_id="msg_1").count() == 1
+    recorded = world.session.get(CallbackDelivery, "msg_1")
+    # The delivery row is the status log entry: the payload as it came, under the job's document.
+    assert (recorded.job_id, recorded.document_id, recorded.payload) == (job_id, document_id, completed(job_id))
     assert events.of(DeliveryReceived) == [DeliveryReceived("msg_1")]
 
 
@@ -244,3 +245,72 @@ def test_a_recorded_delivery_is_sent_for_processing_by_actor_name(world):
     assert callbacks.enqueue_processing(world.ports, "msg_9")
     assert world.jobs.sent == [("process-delivery", ("msg_9",), {"dedup_key": None, "take_over": False,
                                                                   "delay_ms": None})]
+
+
+def test_a_duplicate_delivery_inserts_nothing_and_sends_nothing(world, events):
+    document_id, job_id = submitted(world)
+    delivered(world, completed(job_id))
+    events.clear()
+    again = delivered(world, completed(job_id, document_type="invoice"))
+    assert again.duplicate and events.seen == []
+    assert world.session.get(CallbackDelivery, "msg_1").payload == completed(job_id)
+
+
+def test_a_nudge_applies_its_delivery_and_those_waiting_in_one_transaction(world, events):
+    jobs = [submitted(world) for _ in range(3)]
+    for n, (_, job_id) in enumerate(jobs):
+        delivered(world, completed(job_id), f"msg_{n}")
+    delivered(world, completed("no-such-job"), "msg_unknown")
+    outcomes = callbacks.process_batch(world.session, world.ports, "msg_1")
+    assert outcomes == {"msg_1": "applied: VERIFIED", "msg_0": "applied: VERIFIED", "msg_2": "applied: VERIFIED",
+                        "msg_unknown": "ignored: unknown job"}
+    assert [world.get(document_id).status for document_id, _ in jobs] == [Status.VERIFIED] * 3
+    assert sorted(e.job_id for e in events.of(ReservationDue)) == sorted(job_id for _, job_id in jobs)
+    # The other deliveries' own nudges find nothing left to do.
+    assert callbacks.process_batch(world.session, world.ports, "msg_0") == {}
+
+
+def test_a_batch_leaves_a_delivery_that_came_too_early_to_its_own_message(world):
+    _, job_id = submitted(world)
+    early_document = world.document()
+    job = pipeline.ExtractionJob(document_id=early_document, brokerage_id=world.brokerage.id, mode="first",
+                                 status=JobStatus.CREATED.value)
+    world.session.add(job)
+    world.session.flush()
+    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == early_document)
+                          .values(current_job_id=job.id))
+    world.session.commit()
+    delivered(world, completed(job.id), "msg_early")
+    delivered(world, completed(job_id), "msg_ready")
+    assert callbacks.process_batch(world.session, world.ports, "msg_ready") == {"msg_ready": "applied: VERIFIED"}
+    assert world.session.get(CallbackDelivery, "msg_early").processed_at is None
+    # Its own message learns it came too early, after the others in its batch are committed.
+    delivered(world, completed(submitted(world)[1]), "msg_other")
+    with pytest.raises(callbacks.DeliveryTooEarly):
+        callbacks.process_batch(world.session, world.ports, "msg_early")
+    assert world.session.get(CallbackDelivery, "msg_other").outcome == "applied: VERIFIED"
+    assert world.session.get(CallbackDelivery, "msg_early").processed_at is None
+
+
+def test_one_delivery_that_fails_in_a_batch_undoes_neither_the_others_nor_leaves_its_events(world, events,
+                                                                                          monkeypatch):
+    (first_document, first_job), (second_document, second_job) = submitted(world), submitted(world)
+    delivered(world, completed(first_job), "msg_first")
+    delivered(world, completed(second_job), "msg_second")
+    apply = callbacks._apply
+
+    def breaks_after_moving_the_second(session, ports, delivery):
+        outcome = apply(session, ports, delivery)
+        if delivery.id == "msg_second":
+            raise RuntimeError("disk full after the status write")
+        return outcome
+
+    monkeypatch.setattr(callbacks, "_apply", breaks_after_moving_the_second)
+    with pytest.raises(RuntimeError):
+        callbacks.process_batch(world.session, world.ports, "msg_second")
+    assert world.get(first_document).status == Status.VERIFIED
+    assert world.get(second_document).status == Status.EXTRACTING
+    assert world.session.get(CallbackDelivery, "msg_second").processed_at is None
+    assert [e.job_id for e in events.of(ReservationDue)] == [first_job]
+    monkeypatch.undo()
+    assert callbacks.process_batch(world.session, world.ports, "msg_second") == {"msg_second": "applied: VERIFIED"}
