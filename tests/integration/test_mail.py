@@ -3,8 +3,10 @@ a rejected upload mails its client in their language, the unsubscribe link stops
 other, reminders and the advisors' digest go to the right people; the embedded default writes
 .eml files; the SMTP transport tells a refusal from an outage; the settings page keeps a user's
 own kinds only."""
+import asyncio
 import email
 import re
+import threading
 from datetime import timedelta
 from email import policy
 
@@ -30,6 +32,9 @@ class Inbox:
     def __init__(self):
         self.messages: list[email.message.EmailMessage] = []
         self.envelopes: list[tuple[str, list[str]]] = []
+        # Set to an unset Event: the server holds each message's DATA until it is set (a slow server).
+        self.hold: threading.Event | None = None
+        self.holding = 0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.startswith("refused@"):
@@ -38,6 +43,10 @@ class Inbox:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.hold is not None:
+            self.holding += 1
+            while not self.hold.is_set():
+                await asyncio.sleep(0.02)
         self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
         self.messages.append(email.message_from_bytes(envelope.content, policy=policy.default))
         return "250 Message accepted for delivery"
@@ -109,6 +118,17 @@ def test_a_rejected_upload_mails_its_client_in_german_and_the_link_unsubscribes_
     _run_sweep(app, "reminders")
     live.drain()
     assert len(inbox.messages) == 3, "each item at most once per period"
+
+
+def test_a_slow_smtp_server_holds_up_neither_the_pipeline_nor_the_next_upload(world, app, live, inbox):
+    inbox.hold = threading.Event()
+    _upload_blank(world.client_a.api, "one.pdf")
+    wait_until(lambda: inbox.holding == 1, message="the first email to be in the middle of its SMTP conversation")
+    _upload_blank(world.client_a.api, "two.pdf")  # REJECTED while the first email still waits
+    assert inbox.messages == []
+    inbox.hold.set()
+    assert sorted(m["Subject"] for m in inbox.wait_for(2)) == ["Please upload “one.pdf” again",
+                                                                "Please upload “two.pdf” again"]
 
 
 def test_the_advisor_digest_goes_to_the_staff_of_the_brokerage_whose_case_changed(world, app, live, inbox):
