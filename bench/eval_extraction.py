@@ -9,11 +9,15 @@ to the `tesseract` command's own on the same page images. Then every file of
 ../shared/samples through the extractor's own functions (read_document, classify,
 extract_fields), with reference figures from the samples' own projects (PassportEye's MRZ
 scores, the mrz package's check-digit strings, invoice2data's, stan's and genkgo/camt's
-expected results, AWS Textract's reading of the receipts). One file after another, one core.
+expected results, AWS Textract's reading of the receipts). Files are read in two processes
+(--jobs), each page image OCR'd once per run (a scan PDF's page JPEGs hold the same pixels);
+the OCR cost is timed afterwards on its own: one process, no cache, our reading and the
+tesseract command back to back.
 
     .venv/bin/python bench/eval_extraction.py [--quick] [--types payslip,invoice] [--split held_out]
         [--per-layout 2] [--scans-per-layout 1] [--renderings text_pdf,scan_pdf,photo]
         [--misses | --all-misses] [--ocr-pages 20] [--no-samples | --no-generated] [--only SUBSTRING]
+        [--jobs 2]
 
 `--misses` lists misses on development layouts only: held-out misses stay unread, so nobody
 tunes a reader to them (`--all-misses` when you must).
@@ -33,9 +37,12 @@ the classifier chose (what LeadFlow receives); "type given" reads the fields of 
 type from the same reading (what the field parsers can do once the type is right).
 """
 import argparse
+import hashlib
 import json
+import multiprocessing
 import logging
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -146,6 +153,7 @@ class Result:
     fields_type_given: dict = field(default_factory=dict)
     error: str | None = None  # an ExtractionError code, or "crash: <exception>"
     text: str = ""
+    cached: bool = False  # a page image was read before (a scan PDF's page JPEG): its seconds say nothing
 
 
 # --- ground truth --------------------------------------------------------------------------
@@ -200,6 +208,7 @@ def truth_for(path: Path) -> Truth | None:
 def run(path: Path, truth: Truth) -> Result:
     result = Result(path.relative_to(SAMPLES).as_posix(), truth)
     data = path.read_bytes()
+    hits_before = OcrCache.hits
     started = time.perf_counter()
     try:
         reading = read_document(data)
@@ -218,6 +227,7 @@ def run(path: Path, truth: Truth) -> Result:
         result.error = f"crash: {type(exc).__name__}: {str(exc)[:80]}"
         return result
     result.pages = len(reading.pages)
+    result.cached = OcrCache.hits > hits_before
     methods = {page.method for page in reading.pages}
     result.rendering = "xml" if "xml" in methods else "ocr" if "ocr" in methods else "text"
     result.document_type, result.confidence, result.fields = document_type, confidence, fields
@@ -463,7 +473,7 @@ def _words(text: str) -> list[str]:
 
 
 def _spp(rows: list[Result], *renderings: str) -> str:
-    chosen = [r for r in rows if r.rendering in renderings and r.pages]
+    chosen = [r for r in rows if r.rendering in renderings and r.pages and not r.cached]
     pages = sum(r.pages for r in chosen)
     return f"{sum(r.seconds for r in chosen) / pages:.2f}" if pages else "-"
 
@@ -564,6 +574,46 @@ class ReadingRecorder:
         return False
 
 
+class OcrCache:
+    """One OCR reading per page image for the accuracy passes: the samples' scanned PDFs and their
+    page JPEGs hold the same pixels, and Tesseract gives the same image the same reading (one
+    thread, same settings), so a page read once is not read again. Shared by the worker processes
+    through files in a folder of the run (never across runs: a changed ocr.py must be measured).
+    Timings never come from here: the OCR cost is measured afterwards, without it."""
+
+    hits = 0  # in this process: run() tells a file whose pages came from here
+
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    def __enter__(self):
+        from leadflow.extractor import mrz, ocr
+        self._patched = [(ocr, "ocr_page", ocr.ocr_page), (mrz, "ocr_zone", mrz.ocr_zone)]
+        for module, name, original in self._patched:
+            setattr(module, name, self._cached(name, original))
+        return self
+
+    def __exit__(self, *exc):
+        for module, name, original in self._patched:
+            setattr(module, name, original)
+        return False
+
+    def _cached(self, name, original):
+        def read(image, *args, **kwargs):
+            digest = hashlib.sha256(f"{name}{image.mode}{image.size}{args}{kwargs}".encode())
+            digest.update(image.tobytes())
+            path = Path(self.folder) / digest.hexdigest()
+            if path.exists():
+                OcrCache.hits += 1
+                return pickle.loads(path.read_bytes())
+            value = original(image, *args, **kwargs)
+            partial = path.with_suffix(f".{os.getpid()}")
+            partial.write_bytes(pickle.dumps(value))
+            partial.replace(path)  # atomic: the other worker never reads half a file
+            return value
+        return read
+
+
 def run_generated(doc) -> tuple[Outcome, ReadingRecorder]:
     """Extract one generated document as the service would, then verify it as LeadFlow's callback would."""
     from leadflow.domain.verification import Applicant, Extraction, verify
@@ -610,38 +660,75 @@ def tesseract_command_seconds(image) -> tuple[float, list[str]]:
         return time.perf_counter() - started, ["tesseract", "page.pgm", "out", *command[3:]]
 
 
-def evaluate_generated(args) -> None:
+def _generated_job(job: tuple) -> tuple[Outcome, int]:
+    """Generate and extract one document (in a worker process): its outcome and its OCR'd pages."""
+    import bench.synthetic as synthetic
+    doc = synthetic.generate(*job)
+    outcome, recorder = run_generated(doc)
+    return outcome, len(recorder.ocr_images)
+
+
+def time_ocr(job: tuple) -> tuple:
+    """OCR cost of one generated file, measured on its own (no other eval process runs, no cache):
+    our `read_document` of the file, then the tesseract command on each page image it handed to OCR.
+    (rendering, pages, ours, tesseract command, of ours in ocr.ocr_page, type, command)"""
+    import bench.synthetic as synthetic
+    from leadflow.extractor import pipeline
+    doc = synthetic.generate(*job)
+    with ReadingRecorder() as recorder:
+        try:
+            pipeline.read_document(doc.data)  # the recorder's: it times the reading as run_generated does
+        except ExtractionError:
+            pass
+    theirs, command = 0.0, None
+    for image in recorder.ocr_images:
+        seconds, command = tesseract_command_seconds(image)
+        theirs += seconds
+    return (doc.rendering, len(recorder.ocr_images), recorder.read_seconds, theirs, recorder.ocr_seconds,
+            doc.document_type, command)
+
+
+def evaluate_generated(args, pool) -> None:
     import bench.synthetic as synthetic
     splits = [args.split] if args.split != "both" else [synthetic.HELD_OUT, synthetic.DEVELOPMENT]
     renderings = ["text_pdf"] if args.quick else args.renderings
     types = args.types or sorted(synthetic.LAYOUTS)
-    outcomes: list[Outcome] = []
-    timings = []  # (rendering, pages, our reading seconds, tesseract command seconds, of ours in ocr_page, type)
-    command = None
-    ocr_budget, timed = args.ocr_pages, set()
-    started = time.perf_counter()
+    jobs = []  # (type, layout id, seed, rendering): each worker draws its own document
     for split in splits:
         for rendering in renderings:
             count = args.per_layout if rendering == "text_pdf" else args.scans_per_layout
             # Scans and photos draw other seeds than the text PDFs: more documents for the same time.
             seed = args.seed + (0 if rendering == "text_pdf" else 100 * (1 + renderings.index(rendering)))
-            for doc in synthetic.corpus(split, per_layout=count, renderings=(rendering,), seed=seed, types=types):
-                outcome, recorder = run_generated(doc)
-                outcomes.append(outcome)
-                print(f"{outcome.seconds:6.2f}s  {doc.name}: {outcome.got_type or outcome.error} -> {outcome.verdict}",
-                      file=sys.stderr)
-                # The first OCR'd file of each type and rendering, while the page budget lasts.
-                if recorder.ocr_images and ocr_budget > 0 and (doc.document_type, rendering) not in timed:
-                    timed.add((doc.document_type, rendering))
-                    ocr_budget -= len(recorder.ocr_images)
-                    theirs = 0.0
-                    for image in recorder.ocr_images:
-                        seconds, command = tesseract_command_seconds(image)
-                        theirs += seconds
-                    timings.append((rendering, len(recorder.ocr_images), recorder.read_seconds, theirs,
-                                    recorder.ocr_seconds, doc.document_type))
+            for kind in types:
+                for layout_id in synthetic.layouts(kind, split):
+                    jobs += [(kind, layout_id, seed + index, rendering) for index in range(count)]
+    outcomes: list[Outcome] = []
+    ocr_pages = {}
+    started = time.perf_counter()
+    for job, (outcome, pages) in zip(jobs, _map(pool, _generated_job, jobs)):
+        outcomes.append(outcome)
+        ocr_pages[job] = pages
+        print(f"{outcome.seconds:6.2f}s  {outcome.name}: {outcome.got_type or outcome.error} -> {outcome.verdict}",
+              file=sys.stderr)
+    accuracy_seconds = time.perf_counter() - started
+    # The OCR cost afterwards, one file at a time: the first OCR'd file of each type and
+    # rendering, while the page budget lasts.
+    timings, command = [], None
+    ocr_budget, timed = args.ocr_pages, set()
+    started = time.perf_counter()
+    for job in jobs:
+        kind, _, _, rendering = job
+        if ocr_pages[job] and ocr_budget > 0 and (kind, rendering) not in timed:
+            timed.add((kind, rendering))
+            ocr_budget -= ocr_pages[job]
+            *timing, command = time_ocr(job)
+            timings.append(tuple(timing))
+            print(f"{timing[2]:6.2f}s  OCR cost of {kind} {rendering}: ours, tesseract command {timing[3]:.2f}s",
+                  file=sys.stderr)
+    timing_seconds = time.perf_counter() - started
     print(f"# Generated documents: held-out layouts next to development layouts ({date.today().isoformat()}, "
-          f"{len(outcomes)} files, {time.perf_counter() - started:.0f} s)\n")
+          f"{len(outcomes)} files, {accuracy_seconds:.0f} s in {args.jobs} process(es); OCR cost "
+          f"{timing_seconds:.0f} s in one)\n")
     print(f"Generator: `bench/synthetic` ({sum(len(synthetic.layouts(t)) for t in types)} layouts of {len(types)} "
           f"types; {args.per_layout} text PDF(s) and {args.scans_per_layout} of each scan rendering per layout; "
           f"renderings {', '.join(renderings)}). Held-out layouts live in `*_heldout.py` and are never read "
@@ -653,6 +740,29 @@ def evaluate_generated(args) -> None:
     ocr_cost(timings, command)
     if args.misses or args.all_misses:
         list_misses(outcomes, everything=args.all_misses)
+
+
+def _map(pool, function, items):
+    """`function` over `items` in order: in the pool's processes (each with the run's OCR cache),
+    or here, with the cache only while the items are read, when there is no pool."""
+    if pool is not None:
+        yield from pool.imap(function, items)
+        return
+    with OcrCache(_CACHE["folder"]):
+        results = [function(item) for item in items]
+    yield from results
+
+
+_CACHE = {"folder": None}
+
+
+def _worker_start(folder: str) -> None:
+    OcrCache(folder).__enter__()  # for the worker's life: it only ever runs accuracy passes
+
+
+def _sample_job(item: tuple) -> Result:
+    path, truth = item
+    return run(path, truth)
 
 
 def _key(outcome: Outcome) -> dict:
@@ -835,15 +945,32 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="text PDFs only (samples: no images or scans)")
     parser.add_argument("--no-samples", action="store_true", help="only the generated documents")
     parser.add_argument("--no-generated", action="store_true", help="only the real samples")
+    parser.add_argument("--jobs", type=int, default=2,
+                        help="processes reading files for the accuracy figures (default 2; the OCR cost is "
+                             "measured afterwards in one, alone)")
     args = parser.parse_args()
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # the malformed PDFs' repair warnings are not results
-    if not args.no_generated:
-        evaluate_generated(args)
-    if args.no_samples:
-        return
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="eval-ocr-cache-") as folder:
+        _CACHE["folder"] = folder
+        pool = (multiprocessing.get_context("fork").Pool(args.jobs, initializer=_worker_start, initargs=(folder,))
+                if args.jobs > 1 else None)
+        try:
+            if not args.no_generated:
+                evaluate_generated(args, pool)
+            if not args.no_samples:
+                evaluate_samples(args, pool)
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
+    print(f"Wall time of the whole evaluation: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+
+def evaluate_samples(args, pool) -> None:
     if not SAMPLES.is_dir():
         sys.exit(f"no samples at {SAMPLES}")
-    results = []
+    items = []
     started = time.perf_counter()
     for path in documents():
         if args.only and args.only not in path.as_posix():
@@ -854,11 +981,14 @@ def main() -> None:
         if truth is None:
             print(f"(no ground truth, skipped: {path.relative_to(SAMPLES)})", file=sys.stderr)
             continue
-        result = run(path, truth)
+        items.append((path, truth))
+    results = []
+    for result in _map(pool, _sample_job, items):
         results.append(result)
         print(f"{result.seconds:6.2f}s  {result.path}: {result.document_type or result.error}", file=sys.stderr)
     print(f"# Extraction accuracy on the real samples, ../shared/samples ({date.today().isoformat()}, "
-          f"{len(results)} files, {time.perf_counter() - started:.0f} s)\n")
+          f"{len(results)} files, {time.perf_counter() - started:.0f} s in {args.jobs} process(es); seconds per "
+          "page leave out files whose page images were read before, as a scan PDF's page JPEGs)\n")
     report(results, args.misses or args.all_misses)
     reference_figures(results)
 

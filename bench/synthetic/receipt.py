@@ -79,8 +79,9 @@ def sale(rng: random.Random, kind: str, goods, count: tuple[int, int] = (3, 9), 
     at = time(rng.randint(7, 21), rng.randint(0, 59), rng.randint(0, 59))
     total = sum((q * p for _, q, p, _ in items), Decimal("0"))
     card = rng.random() < 0.5 if card is None else card
-    cash = None if card else next(n for n in (Decimal(5), Decimal(10), Decimal(20), Decimal(50), Decimal(100),
-                                              Decimal(200)) if n >= total)
+    # Cash handed over: the smallest note that covers the total, or enough fifties for a big shop.
+    cash = None if card else next((n for n in (Decimal(5), Decimal(10), Decimal(20), Decimal(50), Decimal(100),
+                                               Decimal(200)) if n >= total), (total // 50 + 1) * 50)
     return Sale(shop, street, city, items, day, at, str(rng.randint(1000, 99999)), cash)
 
 

@@ -67,11 +67,16 @@ def finanzamt_letter(rng: random.Random, spec: Spec) -> Draft:
         ("ab Steuerabzug vom Lohn", fake.amount(a.paid), "0,00", "0,00"),
     ], size=8.5, aligns=("left", "right", "right", "right"))
     s.text(20, y + 8, ("Bitte zahlen Sie " if a.balance > 0 else "Erstattung ") + f"{fake.amount(abs(a.balance))} €", 10)
-    s.text(20, y + 20, "Die Berechnung der Steuer entnehmen Sie bitte der Anlage (Seite 2).", 9)
-    s.new_page()
-    s.text(20, 20, f"Steuernummer {a.number}", 9)
-    s.text(20, 32, f"Berechnung der Einkommensteuer {a.year}", 11, bold=True)
-    y = 44
+    if spec.single_page:
+        # A photo shows page 1 only: the one-page notice carries its computation below the table.
+        y += 32
+    else:
+        s.text(20, y + 20, "Die Berechnung der Steuer entnehmen Sie bitte der Anlage (Seite 2).", 9)
+        s.new_page()
+        s.text(20, 20, f"Steuernummer {a.number}", 9)
+        y = 32
+    s.text(20, y, f"Berechnung der Einkommensteuer {a.year}", 11, bold=True)
+    y += 12
     rows = (("Einkünfte aus nichtselbständiger Arbeit", fake.amount(a.wages - 1230)),
             ("Summe der Einkünfte", fake.amount(a.wages - 1230)),
             ("Sonderausgaben", fake.amount(-(a.wages - 1230 - a.income))),
@@ -81,7 +86,7 @@ def finanzamt_letter(rng: random.Random, spec: Spec) -> Draft:
         s.text(20, y, label, 9.5)
         s.text(189, y, value, 9.5, align="right")
         y += 6
-    return Draft(s.pdf(), a.truth(), a.taxpayer.name, pages=2)
+    return Draft(s.pdf(), a.truth(), a.taxpayer.name, pages=s.pages)
 
 
 @layout("tax_assessment", "L2", DEVELOPMENT)

@@ -242,6 +242,9 @@ MAX_ZONE_PIXELS = 2_500_000  # an enlarged image costs Tesseract time in proport
 ID_WORDS = re.compile(r"passport|reisepass|passeport|ausweis|identity|identit|aufenthalt|residence|"
                       r"visum|nationalit|staatsangeh|surname|given name|date of birth|geburt",
                       re.IGNORECASE)
+# Words of a till slip or a bill, never printed on a passport or card.
+TILL_WORDS = re.compile(r"\b(total|summe|mwst|vat|receipt|kassenbon|quittung|rechnung|invoice|zu zahlen|gesamt"
+                        r"|betrag|r[üu]ckgeld|gegeben)\b", re.IGNORECASE)
 
 
 def zone_text(image, text: str) -> str:
@@ -268,11 +271,12 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
     grey = ImageOps.exif_transpose(image).convert("L")
     reads = [start] if start is not None else []
     texts = ["\n".join(start.lines)] if start is not None else []
-    attempts = _Attempts(grey)
+    attempts = _Attempts(grey, upright=start is not None)
     plan = [attempts.band, attempts.stretched_band, attempts.flipped_band, attempts.page]
     for _ in range(runs):
-        best = max(reads, key=_score) if reads else None
-        if not plan or (best is not None and best.valid and not _doubtful_names(best)):
+        # Any read that passes every check with clean names ends the search: the page's own read
+        # may pass its checks with doubtful names, and a clean read then lends them its names.
+        if not plan or any(read.valid and not _doubtful_names(read) for read in reads):
             break
         make = plan.pop(0)
         if make is attempts.stretched_band and not reads and attempts.flipped_band in plan:
@@ -329,28 +333,31 @@ def ocr_zone(image) -> str:
     binary = ocr.tesseract_path()
     if not binary:
         raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-eng)")
-    png = io.BytesIO()
-    image.convert("L").save(png, format="PNG")
+    pgm = io.BytesIO()
+    # Greyscale PGM, as ocr.ocr_page hands over: PNG's compression of a wide band cost up to a
+    # second, more than Tesseract's own reading of it.
+    image.convert("L").save(pgm, format="PPM")
     command = [binary, "stdin", "stdout", "-l", "eng", "--psm", "6",
                "-c", f"tessedit_char_whitelist={MRZ_ALPHABET}", "-c", "load_system_dawg=0",
                "-c", "load_freq_dawg=0"]
     try:
-        done = subprocess.run(command, input=png.getvalue(), capture_output=True, check=False,
+        done = subprocess.run(command, input=pgm.getvalue(), capture_output=True, check=False,
                               timeout=ocr.OCR_TIMEOUT_SECONDS, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
     except (subprocess.TimeoutExpired, OSError):
         return ""  # a retry that cannot run leaves the page's own reading standing
     return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
 
 
-def text_angle(grey) -> float:
+def text_angle(grey, near_level: bool = False) -> float:
     """The turn (degrees, counter-clockwise as PIL's rotate) that makes the text lines level:
     the angle at which the rows' ink profile is most uneven (lines and gaps sharply apart).
-    Level and upside down look alike here; which of the two is right, the check digits decide."""
+    Level and upside down look alike here; which of the two is right, the check digits decide.
+    `near_level`: the text is known to stand within a few degrees of level (OCR read its lines)."""
     ink = _ink(grey, ANALYSIS_WIDTH)
     # The paper's or the card's own edges near the picture's border are long straight lines that
     # would outweigh the text; the middle of the picture holds the text that matters.
     ink = ink.crop((ink.width * 8 // 100, ink.height * 8 // 100, ink.width * 92 // 100, ink.height * 92 // 100))
-    coarse = max(range(-90, 90, 3), key=lambda a: _row_contrast(ink, a))
+    coarse = 0 if near_level else max(range(-90, 90, 3), key=lambda a: _row_contrast(ink, a))
     fine = max((coarse + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a))
     return fine
 
@@ -364,7 +371,10 @@ def _worth_looking(text: str, found: MRZ | None) -> bool:
     if ID_WORDS.search(text):
         return True
     # Debris: a turned photo reads as a few stray letters. A short till slip also has few words,
-    # but its prices and date read well.
+    # but its prices and date read well, or at least its till words do (a photographed slip's
+    # small price column may not).
+    if TILL_WORDS.search(text):
+        return False
     return words < 25 and len(re.findall(r"\d[.,]\d\d\b", text)) < 2
 
 
@@ -396,17 +406,20 @@ def _row_contrast(ink, angle: float) -> float:
 class _Attempts:
     """Pictures to read a zone from, each made only when asked for (each costs a Tesseract run)."""
 
-    def __init__(self, grey):
-        angle = text_angle(grey)
+    def __init__(self, grey, upright: bool = False):
+        # `upright`: the page's own OCR read zone lines, so the picture stands the right way up
+        # within a few degrees: no quarter or half turns to try, only the level to refine (a
+        # tenth of the search's cost, and no Tesseract run on an upside-down band).
+        angle = text_angle(grey, near_level=upright)
         # Characters stacked in a turned line make rows alternate too: the angle found may be a
         # quarter turn off. The four turns are told apart by where a band of long lines shows.
         # A long zone line on a small card merges with its neighbour when the level is a degree
         # off (the page's edges can pull the angle): then a degree or two either way is tried.
         for tilt in (0.0, 1.5, -1.5):
             turns = []
-            for quarter in (0, 90):
+            for quarter in (0,) if upright else (0, 90):
                 level = grey.rotate(angle + tilt + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
-                for image in (level, level.rotate(180, expand=True)):
+                for image in (level,) if upright else (level, level.rotate(180, expand=True)):
                     turns.append((image, _zone_band(image)))
             if any(band for _, band in turns):
                 break
@@ -414,7 +427,7 @@ class _Attempts:
         # lowest, first; the level picture without a band is the last resort.
         ranked = sorted(turns, key=_band_rank)
         self.first = ranked[0]
-        self.second = next((turn for turn in ranked[1:] if turn[1]), (ranked[1][0], None))
+        self.second = next((turn for turn in ranked[1:] if turn[1]), (ranked[-1][0], None))
         self.level = turns[0][0]
 
     def band(self):
@@ -555,8 +568,12 @@ def _text_lines(ink) -> list[tuple[int, int, int, int, float, float]]:
     data = ink.tobytes()
     counts = [data[y * width:(y + 1) * width].count(255) for y in range(height)]
     # Lines set close together never leave an empty row between them, only a thin one.
-    busy = sorted(counts)[int(0.9 * (height - 1))]
-    floor = max(2, width // 100, busy // 5)
+    ranked = sorted(counts)
+    busy = ranked[int(0.9 * (height - 1))]
+    # A photo's paper and desk edges, turned a little, ink a few pixels of every row: the quiet
+    # quarter of the rows (gaps and margins on any document) says how much, and text must beat it.
+    quiet = ranked[int(0.25 * (height - 1))]
+    floor = max(2, width // 100, busy // 5, 2 * quiet)
     lines = []
     for y0, y1 in _runs(counts, floor):
         # Stray ink beside the text (a page edge, a shadow) can fill the gaps between two lines:

@@ -7,12 +7,18 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
+from PIL import Image, ImageChops, ImageFilter
+
 from leadflow.extractor.errors import InternalError, Unreadable
 
 log = logging.getLogger(__name__)
 
 LANGUAGES = "deu+eng"  # the brokerage's documents are German or English
+PSM = 3  # Tesseract's page segmentation: find the blocks and columns of a page itself
+SINGLE_BLOCK = 6  # ... or read the page as one block of lines (a till slip's one column)
 OCR_TIMEOUT_SECONDS = 120  # a page takes a few seconds on one core; far more means something is wrong
+BACKGROUND_CELL = 16  # pixels per cell of the paper's brightness map: larger than any character's stroke
+UNEVEN = 0.75  # the darkest paper under this share of the brightest: a desk in the picture, or a lamp's falloff
 
 
 def tesseract_path() -> str | None:
@@ -35,23 +41,24 @@ def ocr_image(image) -> str:
     return ocr_page(image).text
 
 
-def ocr_page(image) -> OcrPage:
+def ocr_page(image, psm: int = PSM) -> OcrPage:
     """Text and word boxes of a PIL image from ONE Tesseract run: the `txt` and `tsv` renderers
     write side by side, so the boxes cost no second recognition pass."""
     binary = tesseract_path()
     if not binary:
         raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)")
     pgm = io.BytesIO()
+    image = flattened(image.convert("L"))
     # Greyscale PGM: lossless and written in milliseconds; PNG's compression took up to a fifth
     # of Tesseract's own time on an A4 scan. Leptonica reads it from stdin like any format.
-    image.convert("L").save(pgm, format="PPM")
+    image.save(pgm, format="PPM")
     # One OpenMP thread per Tesseract: the pool already runs one job per core, and
     # oversubscribed OpenMP threads make every job slower.
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     with tempfile.TemporaryDirectory(prefix="leadflow-ocr-") as workdir:
         base = os.path.join(workdir, "page")
         try:
-            done = subprocess.run([binary, "stdin", base, "-l", LANGUAGES, "--psm", "3", "txt", "tsv"],
+            done = subprocess.run([binary, "stdin", base, "-l", LANGUAGES, "--psm", str(psm), "txt", "tsv"],
                                   input=pgm.getvalue(), capture_output=True,
                                   timeout=OCR_TIMEOUT_SECONDS, env=env, check=False)
         except subprocess.TimeoutExpired:
@@ -62,6 +69,25 @@ def ocr_page(image) -> OcrPage:
             tail = done.stderr.decode("utf-8", "replace").strip()[-300:]
             raise Unreadable(f"OCR failed: {tail or 'tesseract exit code ' + str(done.returncode)}")
         return OcrPage(text=_read(base + ".txt"), tsv=_read(base + ".tsv"))
+
+
+def flattened(grey):
+    """A greyscale page with its paper made evenly white, when it is not: a phone photo's dark
+    desk and uneven light made Tesseract's page layout drop whole text regions (a till slip's
+    price column) as pictures. The paper's brightness is the brightest ink-free value around each
+    cell; the page is set against it. A scan's even paper is handed over unchanged (and unpaid)."""
+    small = grey.resize((max(1, grey.width // BACKGROUND_CELL), max(1, grey.height // BACKGROUND_CELL)), Image.BOX)
+    # Characters are thinner than a cell: the brightest cell near any point is its paper.
+    paper = small.filter(ImageFilter.MaxFilter(5))
+    brightest = paper.getextrema()[1]
+    # Only a picture whose border is dark (a desk, a lamp's falloff) is flattened: a dark box
+    # inside a page is print, and its white lettering would be lost against the box as "paper".
+    w, h = paper.size
+    border = [paper.crop(box).getextrema()[0] for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h))]
+    if brightest == 0 or min(border) >= UNEVEN * brightest:
+        return grey
+    paper = paper.filter(ImageFilter.GaussianBlur(2)).resize(grey.size, Image.BILINEAR)
+    return ImageChops.invert(ImageChops.subtract(paper, grey))
 
 
 def _read(path: str) -> str:

@@ -109,7 +109,7 @@ def read_pdf(data: bytes) -> Reading:
                         ocr_pages += 1
                         if ocr_pages > MAX_OCR_PAGES:
                             raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
-                        seen = ocr.ocr_page(image)
+                        seen = one_column_if_better(image, ocr.ocr_page(image))
                         text = mrz.zone_text(image, normalize_text(seen.text))  # a scanned ID's zone
                         method, words = "ocr", seen.words(index + 1)
                 pages.append(Page(number=index + 1, text=text, method=method, words=words))
@@ -128,11 +128,34 @@ def read_pdf(data: bytes) -> Reading:
 
 def read_image(data: bytes, fmt: str) -> Reading:
     image = open_image(data)
-    seen = ocr.ocr_page(image)
+    seen = one_column_if_better(image, ocr.ocr_page(image))
     # An ID photo turned or small: its zone is read from the picture itself.
     text = mrz.zone_text(image, normalize_text(seen.text))
     return Reading(format=fmt, pages=[Page(number=1, text=text, method="ocr",
                                            words=seen.words(1))])
+
+
+# A till slip's words for what was paid, as OCR may misread them ("Gesant", "Surnme", "T0TAL").
+PAID = re.compile(r"(?<![\w-])(su(?:mm|rnm|mrn|nm|mn|nn)e|gesa(?:m|n|rn)t|gesamtbetrag|t[o0]ta[l1i]|zu\s?zahlen"
+                  r"|kartenzah[l1i]ung|girocard|ec-?\s?cash)(?![\w-])", re.IGNORECASE)
+PRICE = re.compile(r"\d[.,]\s?\d\d(?!\d)")
+SLIP_WORDS = 80  # a till slip is short; a page of more words is a letter, an invoice or a statement
+
+
+def one_column_if_better(image, seen: "ocr.OcrPage") -> "ocr.OcrPage":
+    """A short page whose lines name what was paid ("Gesamt", "Kartenzahlung") but show no amount
+    on any of them is read again as one block of lines: Tesseract's own page layout dropped a till
+    slip's right-hand price column (bold, or a few degrees off level) as not text. The second
+    reading is kept only when it puts an amount on such a line. One extra run, on such pages only."""
+    lines = seen.text.splitlines()
+    named = [line for line in lines if PAID.search(line)]
+    if (not named or any(PRICE.search(line) for line in named)
+            or len(re.findall(r"[^\W\d_]{2,}", seen.text)) > SLIP_WORDS):
+        return seen
+    again = ocr.ocr_page(image, psm=ocr.SINGLE_BLOCK)
+    if any(PAID.search(line) and PRICE.search(line) for line in again.text.splitlines()):
+        return again
+    return seen
 
 
 def open_image(data: bytes) -> Image.Image:

@@ -70,6 +70,9 @@ class Findings:
         if not found and layout.scanned and label in LOOSE:
             found = layout.find(LOOSE[label], parse, is_label=is_label, below=below)
             weight *= GLUED
+        if not found and layout.scanned and label in MISREAD:
+            found = layout.find(MISREAD[label], parse, is_label=is_label, below=below)
+            weight *= MISREAD_WEIGHT
         self.offer_found(name, found, weight)
 
     def options(self, name: str) -> list[Candidate]:
@@ -136,11 +139,32 @@ def lexicon(*labels: str) -> re.Pattern:
     long_parts = [part for part in parts if len(re.sub(r"[^a-zäöüß]", "", part.lower())) >= 5]
     if long_parts:
         LOOSE[pattern] = re.compile("(?:" + "|".join(long_parts) + ")", re.IGNORECASE)
+    misread = [_misread(label) for label in labels
+               if re.fullmatch(r"[a-zäöüß ]+", label) and len(label.replace(" ", "")) >= MISREAD_MIN_LETTERS]
+    if misread:
+        MISREAD[pattern] = re.compile(r"(?<![\w\-.])(?:" + "|".join(misread) + r")(?![\w])", re.IGNORECASE)
     return pattern
 
 
 LOOSE: dict[re.Pattern, re.Pattern] = {}  # a lexicon's pattern -> the same labels inside words
 GLUED = 0.85  # a label found inside a word on a scan is a little less sure
+# A long label as OCR misreads it on a scan ("Einkommensteuen", "Solidaritatszuschlag",
+# "zu versteuemdes Einkommen"): each letter may be read as its look-alike. Only plain labels of
+# ten letters or more: that many letters, each one of two or three, still name one label.
+MISREAD: dict[re.Pattern, re.Pattern] = {}
+MISREAD_WEIGHT = 0.85
+MISREAD_MIN_LETTERS = 10
+LOOK_ALIKES = {"r": "[rn]", "n": "(?:n|r|ri|rr)", "m": "(?:m|rn|nn|in)", "l": "[l1i|!I]", "i": "[il1|!í]",
+               "e": "[eco]", "c": "[ce]", "o": "[o0ö]", "u": "[uüv]", "ü": "(?:ü|u|ii)", "ä": "(?:ä|a|å)",
+               "ö": "[öo0]", "ß": "(?:ß|ss|b|8)", "s": "[s5]", "g": "[gq9]", "t": "[tf]", "f": "[ft]",
+               "h": "[hb]", "b": "[bh]", "z": "[z2]", "d": "[dcl]"}
+
+
+def _misread(label: str) -> str:
+    parts = [r"[\s\-]?" if char == " " else LOOK_ALIKES.get(char, re.escape(char)) for char in label.lower()]
+    # "rn" and "m" look alike the other way round too: "versteuerndes" read as "versteuemdes".
+    return "".join(parts).replace(LOOK_ALIKES["r"] + LOOK_ALIKES["n"],
+                                  "(?:" + LOOK_ALIKES["r"] + LOOK_ALIKES["n"] + "|m)")
 
 
 def label_test(*patterns: re.Pattern) -> Callable[[str], bool]:

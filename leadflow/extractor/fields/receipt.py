@@ -30,10 +30,11 @@ EXPLICIT_CURRENCY = 0.95
 GERMAN_SHOP = 0.8  # no currency printed, but a German address, VAT or till words
 HEAD_LINES = 8  # the shop's name stands in the first lines of the slip
 
-TOTAL = re.compile(r"(?<![\w-])(zu\s?zahlen|gesamtsumme|gesamtbetrag|gesamt|endsumme|endbetrag|zahlbetrag|summe"
-                   r"|grand\s?total|total|betrag)(?![\w-])", re.IGNORECASE)
+# OCR's slips of these labels count too: m read as rn or n ("Gesant", "Surnme"), l as 1 or i, O as 0.
+TOTAL = re.compile(r"(?<![\w-])(zu\s?zahlen|gesamtsumme|gesamtbetrag|gesa(?:m|n|rn)t|endsumme|endbetrag|zahlbetrag"
+                   r"|su(?:mm|rnm|mrn|nm|mn|nn)e|grand\s?t[o0]ta[l1i]|t[o0]ta[l1i]|betrag)(?![\w-])", re.IGNORECASE)
 # A card pays exactly the total; "Gegeben Kreditkarte" on a pharmacy slip is such a line too.
-CARD = re.compile(r"kartenzahlung|ec-?\s?karte|ec-?\s?cash|girocard|kreditkarte|maestro|mastercard|\bvisa\b"
+CARD = re.compile(r"kartenzah[l1i]ung|ec-?\s?karte|ec-?\s?cash|girocard|kreditkarte|maestro|mastercard|\bvisa\b"
                   r"|\bamex\b|\bkarte\b|\bcard\b|contactless|kontaktlos|apple\s?pay|google\s?pay", re.IGNORECASE)
 CASH = re.compile(r"(?<![\w-])(bar|bargeld|gegeben|cash|tendered)(?![\w-])", re.IGNORECASE)
 CHANGE = re.compile(r"r[üu]ckgeld|zur[üu]ck|wechselgeld|\bchange\b", re.IGNORECASE)
@@ -183,6 +184,8 @@ def _offer_date(found: Findings, lines: list[str]) -> None:
 def _offer_issuer(found: Findings, lines: list[str]) -> None:
     for line in lines[:HEAD_LINES]:
         name = re.sub(r"\s{2,}", " ", line).strip(" *-=|#.:")
+        # A slip read as one block picks up the paper's edge as a stray mark or letter beside the name.
+        name = re.sub(r"^(?:\S\s+)+|(?:\s+\S)+$", "", name)
         letters = re.findall(r"[A-Za-zÄÖÜäöüß]", name)
         if (len(letters) < 3 or NOT_SHOP.search(name) or re.search(r"\d", name)
                 or any(p.search(name) for p in (TOTAL, CARD, CASH, CHANGE))):
