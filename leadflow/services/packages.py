@@ -21,7 +21,7 @@ from leadflow.domain.checklist import ITEMS
 from leadflow.domain.packages import CaseIncomplete, chosen_documents, file_name, incomplete_items
 from leadflow.models import Brokerage, Document, DocumentVersion, LenderPackage, User, Workspace, WorkspaceMember
 from leadflow.ports import Ports
-from leadflow.services import checklist, cover_sheet
+from leadflow.services import case_file, checklist, cover_sheet
 from leadflow.storage.base import ObjectMissing
 
 log = logging.getLogger(__name__)
@@ -240,11 +240,7 @@ def _case_facts(session: Session, ports: Ports, workspace: Workspace, language: 
 
 
 def _case_file(session: Session, ports: Ports, workspace: Workspace, language: str) -> dict:
-    """The case checks and the income summary (services.case_file), when that module is there."""
-    try:
-        from leadflow.services import case_file
-    except ImportError:
-        return {}
+    """The case checks and the income summary, as the case page shows them (services.case_file)."""
     found = case_file.case_file(session, ports, workspace)
     checks = []
     for check in found.checks:

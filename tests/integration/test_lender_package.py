@@ -90,7 +90,10 @@ def test_a_complete_cases_package_holds_its_documents_a_cover_sheet_and_the_extr
     for name in names[:10]:
         assert name in flat, name
     assert "Last three payslips" in flat and "Payslip October" in flat and "Personalausweis" in flat
-    assert "Case checks" in flat
+    # The case checks and their outcome, as the case page shows them; the key figures of the payslips.
+    assert "Case checks" in flat and "Overall outcome:" in flat
+    assert "Same person on every document" in flat and "Net pay arrives on the bank statements" in flat
+    assert "Average net pay (last three payslips)" in flat and " EUR" in flat
 
     data = json.loads(archive.read("extracted_data.json"))
     assert data["case"]["case_name"] == "Case of client a"
@@ -100,6 +103,9 @@ def test_a_complete_cases_package_holds_its_documents_a_cover_sheet_and_the_extr
     assert payslip["fields"]["net"] == originals[names[1]]["fields"]["net"]
     assert payslip["item"] == "payslips" and payslip["type"] == "payslip"
     assert payslip["sha256"] is None or len(payslip["sha256"]) == 64
+    assert data["outcome"] in ("ok", "warning", "problem")
+    assert {c["key"] for c in data["checks"]} >= {"identity", "employer", "income_credits"}
+    assert data["income_summary"]["average_net"]
 
 
 def test_an_incomplete_case_a_client_and_another_brokerages_advisor_get_no_package(app, world):
