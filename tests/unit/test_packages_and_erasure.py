@@ -157,6 +157,17 @@ def test_a_build_of_a_case_that_lost_a_document_fails_and_says_why(world):
             world.session.get(LenderPackage, package.id).error) == ("failed", "case_incomplete")
 
 
+def test_a_build_whose_retries_are_spent_is_marked_failed_once_and_can_be_asked_for_again(world):
+    _complete_case(world)
+    package = packages.request(world.session, world.ports, world.advisor, world.case.id)
+    assert packages.fail(world.session, package.id, world.brokerage.id, "StorageError: storage is unreachable")
+    assert not packages.fail(world.session, package.id, world.brokerage.id, "again")
+    assert packages.build(world.session, world.ports, package.id, world.brokerage.id) == "nothing to do"
+    world.session.expire_all()
+    assert world.session.get(LenderPackage, package.id).status == "failed"
+    assert packages.request(world.session, world.ports, world.advisor, world.case.id).id != package.id
+
+
 def test_an_erased_client_leaves_no_row_and_no_file_and_one_record_naming_no_one(world):
     made = _complete_case(world)
     package = packages.request(world.session, world.ports, world.advisor, world.case.id)
