@@ -6,7 +6,7 @@ Both answer with queries scoped by brokerage, so another tenant's row is simply 
 import logging
 from collections import defaultdict
 
-from sqlalchemy import or_, select
+from sqlalchemy import String, cast, literal, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from leadflow.domain.audience import DocumentFacts, Role, STAFF_ROLES, Viewer
@@ -55,17 +55,18 @@ def document_belongs_elsewhere(session: Session, document_id: str, brokerage_id:
 
 
 def documents_facts(session: Session, documents: list[Document]) -> dict[str, DocumentFacts]:
-    """document_facts for many documents in two queries, whatever their number (the live fan-out)."""
+    """document_facts for many documents in one query, whatever their number (the live fan-out)."""
+    if not documents:
+        return {}
     workspace_ids = {d.workspace_id for d in documents if d.workspace_id}
     members, shared = defaultdict(set), defaultdict(set)
-    if workspace_ids:
-        for workspace_id, user_id in session.execute(select(WorkspaceMember.workspace_id, WorkspaceMember.user_id)
-                                                      .where(WorkspaceMember.workspace_id.in_(workspace_ids))):
-            members[workspace_id].add(user_id)
-    if documents:
-        for document_id, user_id in session.execute(select(DocumentShare.document_id, DocumentShare.user_id)
-                                                    .where(DocumentShare.document_id.in_([d.id for d in documents]))):
-            shared[document_id].add(user_id)
+    rows = union_all(
+        select(literal("member"), cast(WorkspaceMember.workspace_id, String), WorkspaceMember.user_id)
+        .where(WorkspaceMember.workspace_id.in_(workspace_ids)),
+        select(literal("share"), DocumentShare.document_id, DocumentShare.user_id)
+        .where(DocumentShare.document_id.in_([d.id for d in documents])))
+    for kind, key, user_id in session.execute(rows):
+        (members[int(key)] if kind == "member" else shared[key]).add(user_id)
     return {d.id: DocumentFacts(brokerage_id=d.brokerage_id, owner_id=d.owner_id,
                                 workspace_member_ids=frozenset(members.get(d.workspace_id, ())),
                                 shared_with_ids=frozenset(shared.get(d.id, ()))) for d in documents}

@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 
-from flask import render_template
+from flask import g, render_template
 
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, may_see, retry_offered
@@ -34,6 +34,8 @@ COALESCE_SECONDS = 0.05
 # once for a user not read yet): a role or brokerage change reaches open sockets within this,
 # while 20 events a second with a thousand sockets do not each read a thousand users.
 VIEWERS_FRESH_SECONDS = 1.0
+# The names a staff row shows, as leadflow.web.templating.preload_names keeps them in `g`.
+NAME_KINDS = ("user", "workspace", "brokerage")
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ class Hub:
         self._watchers: dict[int, Watcher] = {}
         self._watchers_read_at = float("-inf")
         self._watchers_fresh = viewers_fresh_seconds
+        self._names: dict[str, dict] = {}
+        self._names_read_at = float("-inf")
         self.renders = 0  # rows rendered so far: what a fan-out costs, for tests and the benchmark
 
     def connect(self, user_id: int, watcher: Watcher | None = None) -> Client:
@@ -216,6 +220,7 @@ class Hub:
         rows: dict[int, list[str]] = defaultdict(list)
         # One request context for the templates' url_for; the viewer is passed, never read from it.
         with self._app.test_request_context(base_url=self._app.config["PUBLIC_BASE_URL"]):
+            self._lend_names()
             for document_id in document_ids:
                 document = documents.get(document_id)
                 if document is None:
@@ -237,6 +242,7 @@ class Hub:
                                                                 viewer=watcher, oob=True)
                         self.renders += 1
                     rows[user_id].append(html)
+            self._keep_names()
         # One message per socket; sockets shown the same rows share one message, framed once.
         messages: dict[tuple, Push] = {}
         for user_id, parts in rows.items():
@@ -247,6 +253,20 @@ class Hub:
             for client in sockets[user_id]:
                 client.push(message)
         return len(documents)
+
+    def _lend_names(self) -> None:
+        """Hand the row templates the client, case and brokerage names read by earlier fan-outs
+        (leadflow.web.templating.row_names reads the ones it lacks into the same `g` dicts), so
+        that a gathering of known documents costs no name queries; forgotten as often as users
+        are read again, so a renamed case shows in the next push after that."""
+        if time.monotonic() - self._names_read_at >= self._watchers_fresh:
+            self._names, self._names_read_at = {}, time.monotonic()
+        for kind, names in self._names.items():
+            g.setdefault("names_" + kind, {}).update(names)
+
+    def _keep_names(self) -> None:
+        for kind in NAME_KINDS:
+            self._names[kind] = dict(g.get("names_" + kind, {}))
 
     def _current_watchers(self, user_ids: list[int]) -> dict[int, Watcher]:
         with self._lock:

@@ -198,3 +198,44 @@ def test_the_facts_of_many_documents_read_together_are_each_documents_own(app, w
         assert scoping.documents_facts(db.session, []) == {}
         db.session.remove()
 
+
+
+def test_a_gathering_of_documents_costs_two_queries_once_its_people_and_names_are_known(app, world):
+    from sqlalchemy import event
+    hub = Hub(app, background=False, viewers_fresh_seconds=600)
+    advisors = [hub.connect(u) for u in _people(app, world.brokerage_a, "advisor", 50, "q")]
+    client = hub.connect(world.client_a.user_id)
+    first, later = [_document(app, world) for _ in range(3)], [_document(app, world) for _ in range(5)]
+    for document_id in first:
+        hub.on_event(_event(document_id, "PENDING"))
+    hub.flush()
+    statements = []
+    with app.app_context():
+        engine = db.engine
+    record = lambda *args: statements.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        for document_id in later:
+            hub.on_event(_event(document_id, "PENDING"))
+        hub.flush()
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert len(statements) == 2, statements  # the documents, and who else may see them
+    assert all(len(ROW.findall(_messages(s)[-1])) == 5 for s in [*advisors, client])
+
+
+def test_a_renamed_case_shows_in_the_next_push_once_names_are_read_again(app, world):
+    from leadflow.models import Workspace
+    hub = Hub(app, background=False, viewers_fresh_seconds=0)
+    advisor = hub.connect(world.advisor_a.user_id)
+    document_id = _document(app, world)
+    hub.on_event(_event(document_id, "PENDING"))
+    hub.flush()
+    assert "Case of client a" in _messages(advisor)[0]
+    with app.app_context():
+        db.session.get(Workspace, world.workspace_a).name = "Sharma purchase, Köln"
+        db.session.commit()
+        db.session.remove()
+    hub.on_event(_event(document_id, "PENDING"))
+    hub.flush()
+    assert "Sharma purchase, Köln" in _messages(advisor)[0]
