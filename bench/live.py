@@ -119,6 +119,8 @@ def main(argv=None) -> int:
         f"(the sockets' client, the workers, PostgreSQL and Redis share them)")
     ok = latencies and p99 < TARGET_P99_MS and h99 < TARGET_HEALTHZ_P99_MS and not missing and not health.failures
     say("targets met" if ok else "targets NOT met")
+    say(f"command: .venv/bin/python -m bench.live --sockets {args.sockets} --events {args.events:g} "
+        f"--seconds {args.seconds:g} --workers {args.workers} --source {args.source}")
     return 0 if ok else 1
 
 
