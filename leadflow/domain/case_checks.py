@@ -34,6 +34,8 @@ CERTIFICATE_OK, CERTIFICATE_WARN = Decimal("0.15"), Decimal("0.30")
 SALARIES_A_YEAR = (12, 13, 14)
 # A salary for month M is paid from a few days before its end to early in month M + 1.
 PAID_EARLY_DAYS, PAID_LATE_DAYS = 10, 10
+# A lender wants the last three payslips and the last three months' statements.
+RECENT_NEEDED = 3
 # Red flags listed on a check; the statements themselves show the rest.
 MAX_FINDINGS = 8
 
@@ -413,6 +415,8 @@ def recent(facts: CaseFacts) -> CheckResult:
     if not dated:
         return CheckResult("recent", NOT_CHECKED, title, N_("No dated payslip or bank statement yet."))
     compared = tuple(d.id for d in dated)
+    # An old one beside enough recent ones of its type is simply not needed any more.
+    old = [d for d in old if sum(1 for o in dated if o.type == d.type and o not in old) < RECENT_NEEDED]
     if old:
         return CheckResult("recent", PROBLEM, title, N_("Too old today, to be replaced: {documents}."),
                            {"documents": "; ".join(d.title for d in old)}, compared, client=tuple(d.id for d in old))

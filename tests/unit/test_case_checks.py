@@ -232,6 +232,11 @@ def test_a_payslip_older_than_three_months_must_be_replaced():
     assert result.outcome == cc.PROBLEM and result.client == ("slip-2026-07",)
 
 
+def test_an_old_payslip_beside_three_recent_ones_is_not_needed_any_more():
+    result = check(cc.recent, payslip("2026-10"), payslip("2026-09"), payslip("2026-08"), payslip("2026-06"))
+    assert result.outcome == cc.OK and result.client == ()
+
+
 def test_a_payslip_ages_out_on_the_first_of_month_four():
     august = payslip("2026-08")
     assert not cc.is_stale(august, date(2026, 11, 30))
