@@ -69,6 +69,9 @@ class Subject:
     users: set[int] = field(default_factory=set)
     workspaces: set[int] = field(default_factory=set)
     documents: set[str] = field(default_factory=set)
+    # Cases whose lender packages go (with the cases erased): a package of a shared case holds the
+    # erased client's documents and names them on its cover sheet.
+    packed: set[int] = field(default_factory=set)
 
 
 # --- closing a case -----------------------------------------------------------------------------
@@ -100,6 +103,7 @@ def erase_client(session: Session, ports: Ports, admin: User, client_id: int) ->
     client = erasable_client(session, admin, client_id)
     subject = Subject(client.brokerage_id, users={client.id})
     for workspace_id in session.scalars(select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == client.id)):
+        subject.packed.add(workspace_id)
         others = session.scalar(select(func.count()).select_from(WorkspaceMember).join(User)
                                 .where(WorkspaceMember.workspace_id == workspace_id, WorkspaceMember.user_id != client.id,
                                        User.role == Role.CLIENT.value))
@@ -172,6 +176,7 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
            reason: str) -> ErasureRecord:
     b = subject.brokerage_id
     users, workspaces = sorted(subject.users), sorted(subject.workspaces)
+    packed = sorted(subject.packed | subject.workspaces)
     people = session.execute(select(User.name, User.email).where(User.id.in_(users))).all()
     words = sorted({w for person in people for w in person if w and len(w) >= MIN_SCRUB_LENGTH}, key=len, reverse=True)
     subject.documents = set(session.scalars(select(Document.id).where(Document.brokerage_id == b, or_(
@@ -189,7 +194,7 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
     keys = set(session.scalars(select(Document.storage_key).where(Document.id.in_(documents))))
     keys |= set(session.scalars(select(DocumentVersion.storage_key).where(DocumentVersion.document_id.in_(documents))))
     keys |= set(session.scalars(select(LenderPackage.storage_key).where(
-        LenderPackage.workspace_id.in_(workspaces), LenderPackage.storage_key.isnot(None))))
+        LenderPackage.workspace_id.in_(packed), LenderPackage.storage_key.isnot(None))))
     for intent_id, filename, key in intents:
         # An offer's file may sit at its upload key or, half-completed, at the document's.
         keys |= {key, document_key(b, intent_id, filename)}
@@ -226,7 +231,7 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
     counts.bump(session, b, {status: -n for status, n in by_status.items()})
     removed["documents"] = _rows(session, delete(Document).where(Document.id.in_(documents)))
     removed["upload_intents"] = _rows(session, delete(UploadIntent).where(UploadIntent.id.in_([i.id for i in intents])))
-    removed["packages"] = _rows(session, delete(LenderPackage).where(LenderPackage.workspace_id.in_(workspaces)))
+    removed["packages"] = _rows(session, delete(LenderPackage).where(LenderPackage.workspace_id.in_(packed)))
     session.execute(update(LenderPackage).where(LenderPackage.requested_by_id.in_(users))
                     .values(requested_by_id=None))
     _rows(session, delete(WorkspaceMember).where(or_(WorkspaceMember.user_id.in_(users),

@@ -16,7 +16,7 @@ from leadflow.domain.lifecycle import Status
 from leadflow.domain.packages import (CaseIncomplete, chosen_documents, erasure_due, file_name, incomplete_items,
                                       retention_cutoff)
 from leadflow.models import (AuditEntry, CreditReservation, Document, DocumentVersion, ErasureRecord, ExtractionJob,
-                             LenderPackage, User, Workspace)
+                             LenderPackage, User, Workspace, WorkspaceMember)
 from leadflow.services import erasure, packages
 from tests.unit.fakes import world  # noqa: F401  (the fixture)
 
@@ -201,6 +201,27 @@ def test_an_erased_client_leaves_no_row_and_no_file_and_one_record_naming_no_one
     text = json.dumps(record.removed)
     assert "Mustermann" not in text and "client@example.test" not in text
     assert world.session.scalar(select(func.count()).select_from(ErasureRecord)) == 1
+
+
+def test_erasing_one_client_of_a_shared_case_keeps_the_case_and_the_other_client_but_not_its_packages(world):
+    partner = world._user("partner@example.test", "Priya Partner", "client", world.brokerage.id)
+    world.session.add(WorkspaceMember(workspace_id=world.case.id, user_id=partner.id))
+    world.session.execute(Workspace.__table__.update().where(Workspace.id == world.case.id)
+                          .values(name="Rahul Mustermann and Priya Partner"))
+    world.session.commit()
+    made = _complete_case(world)
+    partners = world.document(owner=partner)
+    package = packages.request(world.session, world.ports, world.advisor, world.case.id)
+    packages.build(world.session, world.ports, package.id, world.brokerage.id)
+    case_id, partner_id = world.case.id, partner.id
+
+    record = erasure.erase_client(world.session, world.ports, world.broker_admin, world.client.id)
+
+    assert record.removed["packages"] == 1 and "cases" not in record.removed
+    assert world.session.get(Workspace, case_id).name == f"{erasure.ERASED} and Priya Partner"
+    assert world.session.get(User, partner_id) is not None and world.session.get(Document, partners) is not None
+    assert [k for k in world.storage.objects if "/packages/" in k or any(d in k for d in made)] == []
+    assert any(partners in k for k in world.storage.objects)
 
 
 def test_a_client_whose_document_is_with_the_reader_is_not_erased_yet(world):
