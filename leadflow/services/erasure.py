@@ -186,7 +186,9 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
             Document.id.in_(documents), Document.status.in_(READING))):
         session.rollback()
         raise BeingRead("A document of this client is being read right now. Erase again in a few minutes.")
-    job_ids = sorted(session.scalars(select(ExtractionJob.id).where(ExtractionJob.document_id.in_(documents))))
+    jobs = session.execute(select(ExtractionJob.id, ExtractionJob.document_id)
+                           .where(ExtractionJob.document_id.in_(documents))).all()
+    job_ids = sorted(job_id for job_id, _ in jobs)
     intents = session.execute(select(UploadIntent.id, UploadIntent.filename, UploadIntent.storage_key).where(
         UploadIntent.brokerage_id == b, or_(UploadIntent.owner_id.in_(users),
                                             UploadIntent.workspace_id.in_(workspaces)))).all()
@@ -195,13 +197,17 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
     keys |= set(session.scalars(select(DocumentVersion.storage_key).where(DocumentVersion.document_id.in_(documents))))
     keys |= set(session.scalars(select(LenderPackage.storage_key).where(
         LenderPackage.workspace_id.in_(packed), LenderPackage.storage_key.isnot(None))))
+    # A result stored for a job that another run had finished first has no version row pointing at it.
+    keys |= {f"brokerages/{b}/documents/{document_id}/{part}/{job_id}.json"
+             for job_id, document_id in jobs for part in ("content", "schema")}
     for intent_id, filename, key in intents:
         # An offer's file may sit at its upload key or, half-completed, at the document's.
         keys |= {key, document_key(b, intent_id, filename)}
     removed = Counter(files=0)
     for key in sorted(k for k in keys if k):
+        # Counted when there was something to delete (most of a job's possible result keys are not).
+        removed["files"] += ports.storage.head(key) is not None
         ports.storage.delete(key)
-        removed["files"] += 1
 
     # Reservations stay (accounting); an open one is released, as for any job that ends unread.
     for job_id in job_ids:
