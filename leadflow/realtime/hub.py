@@ -123,6 +123,8 @@ class Hub:
         # Insertion-ordered per user, so the oldest socket is the one to close.
         self._clients: dict[int, dict[Client, None]] = defaultdict(dict)
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)  # notified when a fan-out ends
+        self._flushing = 0
         self._max_per_user = max(int(max_sockets_per_user), 1)
         self._coalesce = coalesce_seconds
         # background=False: nothing fans out until flush() is called (tests count what one costs).
@@ -183,13 +185,25 @@ class Hub:
         """Fan out every document noted so far; returns how many were read."""
         with self._lock:
             batch, self._pending = self._pending, {}
-        if not batch:
-            return 0
-        with self._app.app_context():
-            try:
-                return self._fan_out(list(batch))
-            finally:
-                db.session.remove()
+            if not batch:
+                return 0
+            self._flushing += 1
+        try:
+            with self._app.app_context():
+                try:
+                    return self._fan_out(list(batch))
+                finally:
+                    db.session.remove()
+        finally:
+            with self._lock:
+                self._flushing -= 1
+                self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every event noted so far has been pushed; False on timeout. For tests, whose
+        next test must not find this one's fan-out still reading."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._pending and not self._flushing, timeout)
 
     def _ensure_worker(self) -> None:
         with self._lock:

@@ -119,6 +119,15 @@ def test_a_page_of_another_site_cannot_open_a_socket(web):
     ours.close()
 
 
+def test_a_socket_without_a_signed_in_user_is_closed_at_once_and_gets_nothing(web):
+    ws = WebSocketClient.connect(web["url"].replace("http", "ws") + "/ws")
+    with pytest.raises(ConnectionClosed):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            assert ws.receive(timeout=0.5) is None
+    assert ws.close_reason == 1008
+
+
 def test_past_the_per_user_cap_an_earlier_page_is_closed_and_the_newest_kept(web):
     cookie = _cookie(web, "lucas@client.example")
     sockets = [_open(web, cookie) for _ in range(CAP)]

@@ -59,6 +59,11 @@ class Live:
                 broker.join(queue, fail_fast=False, timeout=int(timeout * 1000))
             worker.join()
             if extractor.wait_idle(0) and all(q.unfinished_tasks == 0 for q in broker.queues.values()):
+                # ... and every status event is pushed: a fan-out still reading would hold the
+                # next test's TRUNCATE (a deadlock, at worst).
+                ports = self.app.extensions["leadflow"]
+                if not (ports.bus.join(timeout) and ports.hub.wait_idle(timeout)):
+                    raise AssertionError("the live fan-out did not finish")
                 return
             if time.monotonic() > deadline:
                 raise AssertionError("queues did not drain")
