@@ -159,7 +159,7 @@ def make_advisors(stack: Stack, count: int) -> list[str]:
 def upload_at(uploader: Uploader, samples, count: int, rate: float) -> list[str]:
     """Upload `count` samples, starting one every 1/rate seconds (late starts catch up)."""
     started = time.monotonic()
-    with ThreadPoolExecutor(8) as pool:
+    with ThreadPoolExecutor(16) as pool:
         futures = []
         for i in range(count):
             delay = started + i / rate - time.monotonic()
