@@ -1,6 +1,7 @@
 """A case's lender package (ask, watch it build, download) and the end of a case (close, reopen,
 erase a client): thin handlers over services.packages and services.erasure, staff only."""
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from leadflow.errors import InvalidInput
@@ -67,9 +68,11 @@ def erase_client(client_id):
     client = erasure.erasable_client(db.session, current_user, client_id)
     if not typed or typed != client.email.lower():
         raise InvalidInput("Type the client's email address to confirm the erasure.", code="confirmation_needed")
-    erasure.erase_client(db.session, current_ports(), current_user, client_id)
-    # The case may be gone with its client: back to the dashboard, which says what happened.
-    target = url_for("dashboard.index", erased="client")
+    record = erasure.erase_client(db.session, current_ports(), current_user, client_id)
+    flash(_("The client was erased: %(documents)s documents and %(files)s files.",
+            documents=record.removed.get("documents", 0), files=record.removed.get("files", 0)), "ok")
+    # The case may be gone with its client: then back to the dashboard.
+    target = url_for("dashboard.index")
     if workspace_id.isdigit() and 0 < int(workspace_id) <= MAX_INT and db.session.get(Workspace, int(workspace_id)):
         target = url_for("cases.show", workspace_id=int(workspace_id))
     if request.headers.get("HX-Request"):

@@ -44,4 +44,5 @@ def test_the_brokerage_admin_erases_the_client_from_the_case_page(sign_in, world
     form.locator('input[name="confirm_email"]').fill(world.client_a.email)
     form.get_by_role("button", name="Erase the client").click()
     admin.wait_for_url(lambda url: "/dashboard" in url)
+    expect(admin.get_by_text("The client was erased: 4 documents and 8 files.")).to_be_visible()
     assert admin.goto(f"/workspaces/{world.workspace_a}").status == 404
