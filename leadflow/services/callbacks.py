@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from leadflow import metrics, notes, outbox, scoping
@@ -24,7 +24,8 @@ from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, St
 from leadflow.domain.verification import Applicant, Extraction, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
-from leadflow.models import CallbackDelivery, Document, DocumentVersion, ExtractionJob, User, utcnow
+from leadflow.models import (CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, User,
+                             utcnow)
 from leadflow.ports import Ports
 from leadflow.services import pipeline, transitions
 
@@ -36,6 +37,8 @@ BUSY_DEADLINES = 6
 # Deliveries one process-delivery message applies in one transaction: its own and others that
 # wait, so a burst of callbacks costs a commit per batch, not one per callback.
 BATCH_SIZE = 20
+# A delivery of a batch that met a lock conflict is sent again this much later.
+RETRY_IN_BATCH_MS = 1000
 
 CAUSE_BY_MODE = {"first": "generated", "reprocess": "reprocessed", "customise": "customised"}
 # The service's failure codes that are about the file, not the system: a better upload fixes them.
@@ -149,25 +152,48 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
                or_(ExtractionJob.id.is_(None), ExtractionJob.status != JobStatus.CREATED.value))
         .order_by(CallbackDelivery.received_at).limit(limit - 1)
         .with_for_update(of=CallbackDelivery, skip_locked=True)).all()
+    claimed = ([named] if named is not None else []) + list(others)
+    _lock_counts(session, [d.job_id for d in claimed if d.job_id])
     outcomes: dict[str, str] = {}
     problem: Exception | None = None
-    for delivery in ([named] if named is not None else []) + list(others):
+    again: list[str] = []
+    for delivery in claimed:
         claimed_id = delivery.id
         try:
             outcomes[claimed_id] = _apply_one(session, ports, delivery)
         except Exception as exc:
             if claimed_id == delivery_id:
                 problem = exc
+            elif isinstance(exc, OperationalError):
+                # A lock conflict or the like, not the delivery's fault: its own message was
+                # probably taken already, so it gets another.
+                log.warning("delivery %s could not be applied in a batch (%s); trying again", claimed_id,
+                            type(exc.orig).__name__ if exc.orig is not None else exc)
+                again.append(claimed_id)
             elif not isinstance(exc, DeliveryTooEarly):
-                # Left unprocessed: its own message's retries, or the deliveries sweep, try again.
+                # Left unprocessed for the deliveries sweep: trying it again at once would fail alike.
                 log.exception("delivery %s could not be applied in a batch", claimed_id)
     outbox.commit(session)
     for claimed_id, outcome in outcomes.items():
         log.info("delivery %s: %s", claimed_id, outcome)
         metrics.callback_processed(outcome)
+    for claimed_id in again:
+        ports.jobs.send(PROCESS_ACTOR, claimed_id, delay_ms=RETRY_IN_BATCH_MS)
     if problem is not None:
         raise problem
     return outcomes
+
+
+def _lock_counts(session: Session, job_ids: list[str]) -> None:
+    """Lock the status count rows of the batch's brokerages, in one order, before any transition.
+
+    A batch moves many documents and holds each count row it bumps until it commits; taken one by
+    one as the deliveries come, two batches would take them in different orders and deadlock."""
+    if not job_ids:
+        return
+    brokerages = select(ExtractionJob.brokerage_id).where(ExtractionJob.id.in_(job_ids)).distinct()
+    session.execute(select(DocumentStatusCount.brokerage_id).where(DocumentStatusCount.brokerage_id.in_(brokerages))
+                    .order_by(DocumentStatusCount.brokerage_id, DocumentStatusCount.status).with_for_update())
 
 
 def _apply_one(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
