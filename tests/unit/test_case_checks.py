@@ -268,3 +268,16 @@ def test_income_summary_averages_the_last_three_payslips():
     assert summary.annual_gross == Decimal("45600.00")
     assert summary.payslips == ("slip-2026-10", "slip-2026-09", "slip-2026-08")
     assert summary.credits_by_month == {"2026-10": Decimal("2400.00"), "2026-09": Decimal("2300.00")}
+
+
+def test_every_check_reads_in_german_from_the_catalog():
+    from leadflow.notes import _catalog
+    german = _catalog("de").gettext
+    results = cc.run_checks(CaseFacts((passport(), payslip(employee="Anna Schmidt"),
+                                       statement(bookings=[booking("2026-10-05", "EOS", "Inkasso", "-1.00")])), TODAY))
+    said = {r.key: r.words(german) for r in results}
+    assert said["identity"][0] == "Dieselbe Person auf allen Unterlagen"
+    assert said["identity"][1].startswith("Namen weichen ab: Anna Schmidt (Payslip 2026-10)")
+    assert said["red_flags"][1].startswith("Auf den Kontoauszügen gefunden: Inkasso: 2026-10-05 EOS")
+    english = {r.key: r.words()[0] for r in results}
+    assert all(said[key][0] != english[key] for key in said), "every check's title is translated"
