@@ -375,9 +375,13 @@ def red_flags(facts: CaseFacts) -> CheckResult:
         for name in ("opening_balance", "closing_balance"):
             balance = amount(statement.value(name))
             if balance is not None and balance < 0:
-                found.append((N_("overdraft"), Booking(None, "", name, balance), statement))
+                found.append((N_("overdraft"), Booking(None, "", "", balance), statement))
                 outcome = _worse(outcome, WARNING)
     compared = tuple(s.id for s in statements)
+    if not found and not any(s.bookings for s in statements):
+        # Balances alone say nothing of returned debits or instalments.
+        return CheckResult("red_flags", NOT_CHECKED, title, N_("No bank statement with readable bookings yet."),
+                           documents=compared)
     if not found:
         return CheckResult("red_flags", OK, title,
                            N_("No returned debits, collection, garnishment, overdraft or loan instalments."),

@@ -194,6 +194,10 @@ def test_a_negative_balance_is_an_overdraft():
     assert result.outcome == cc.WARNING
 
 
+def test_balances_without_bookings_cannot_clear_a_statement():
+    assert check(cc.red_flags, statement(closing_balance="1200.00")).outcome == cc.NOT_CHECKED
+
+
 def test_ordinary_bookings_raise_no_flag():
     lines = [salary(), booking("2026-10-03", "Rewe", "Einkauf", "-54.20"),
              booking("2026-10-01", "Hausverwaltung", "Miete Oktober", "-950.00"),
