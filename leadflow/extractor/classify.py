@@ -125,9 +125,10 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
          r"|\bpermanent residen(ce|t)\b|\bsettlement permit\b|\bict-?(karte|card)\b|chancenkarte"
          r"|permesso di soggiorno|tarjeta de residencia|verblijfsvergunning|verblijfsdocument|karta pobytu"
          r"|\buppehållstillstånd\b|\bopholdstilladelse\b|permiso de residencia|carte de résident"
-         r"|povolení k pobytu|\bwork permit\b|arbeitserlaubnis|\bresidence and work\b", 4),
-        # Who issues it, and for whom: a foreigners' authority, a foreigner's card.
-        (r"ausländerbehörde|\bimmigration (office|authority|service)\b|\bausländer\b|\bforeigners?\b"
+         r"|povolení k pobytu|\bresidence and work\b", 4),
+        # Who issues it, and for whom: a foreigners' authority, a foreigner's card; a contract may
+        # also name a work permit, so that counts no more than these.
+        (r"\bwork permit\b|arbeitserlaubnis|ausländerbehörde|\bimmigration (office|authority|service)\b|\bausländer\b|\bforeigners?\b"
          r"|\bextranjer[oa]s?\b|\bétrangers?\b|\bstranieri\b|\bvreemdelingen\b", 2),
         # The legal basis printed on a German title ("§ 18b Abs. 1 AufenthG"), its conditions.
         (r"\baufenthg\b|freizügg(/eu)?\b|aufenthaltsgesetz", 3),
