@@ -51,3 +51,13 @@ def test_camt053_and_mt940_entries_are_bookings():
     mt940 = extract(sample("bank-statements/stan_PB_KAZ_KtoNr_9999999999_06-04-2017_1200.expected.mt940.sta")
                     .read_bytes())["content"]["fields"]["bookings"]
     assert mt940 and mt940[0]["date"] == "2020-01-19" and "KINDERGELD" in mt940[0]["purpose"]
+
+
+def test_the_postbank_statement_dates_its_day_month_bookings_and_leaves_its_footer_out():
+    fields = extract(sample("bank-statements/stan_PB_KAZ_KtoNr_9999999999_06-04-2017_1200.pdf").read_bytes())[
+        "content"]["fields"]
+    lines = fields["bookings"]
+    assert len(lines) == 11 and all(b["date"] and b["date"].startswith("2020-01-") for b in lines)
+    pay = [b for b in lines if "BEZÜGE" in (b["purpose"] or "")]
+    assert [b["amount"] for b in pay] == ["2780.70"] == fields["salary_credits"]
+    assert not any("Dispositionskredit" in (b["purpose"] or "") for b in lines), "the account's terms are no booking"

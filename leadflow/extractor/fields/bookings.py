@@ -27,10 +27,13 @@ BOOKING_TYPE = re.compile(
     r"^(?:sepa[- ])?(?:r[üu]e?ck-?lastschrift|r[üu]e?ck[üu]e?berweisung|lastschrift(?:einzug)?|basis-?lastschrift"
     r"|dauerauftrag|(?:echtzeit-?)?[üu]e?berweisung|gutschrift|kartenzahlung|debitkarte|girocard|lohn\s?/\s?gehalt"
     r"|gehalt|lohn|bezüge|rente|zinsen|entgelt|abschluss|bargeld(?:auszahlung|einzahlung)?|auszahlung|einzahlung"
-    r"|direct debit|standing order|transfer|card payment|salary|returned debit)\b[.:]?\s*", re.IGNORECASE)
+    r"|direct debit|standing order|transfer|card payment|salary|returned debit"
+    r"|sdd lastschr|gutschr\.?(?:\s?sepa)?|sepa\s?[üu]berw\.?(?:\s?einzel)?|inh\.\s?scheck|scheckeinreichung)"
+    r"(?![\wäöüß])[.:]?\s*", re.IGNORECASE)
 # Lines that end a booking's purpose: balances and totals.
-NOT_PURPOSE = re.compile(r"^(?:alter|neuer)\s+kontostand|^kontostand|^saldo|^summe|^übertrag|^uebertrag|^zwischensumme"
-                         r"|^opening|^closing|^balance|^total|^bitte prüfen|^buchungstag", re.IGNORECASE)
+NOT_PURPOSE = re.compile(r"^(?:alter|neuer)\s?kontostand|^kontostand|^saldo|^summe|^übertrag|^uebertrag|^zwischensumme"
+                         r"|^opening|^closing|^balance|^total|^bitte prüfen|^buchungstag|^auszug\s+seite"
+                         r"|dispositionskredit|zinssatz\s?f[üu]r", re.IGNORECASE)
 DAY_ONLY = re.compile(r"^(\d{1,2})\.(\d{1,2})\.?$")
 MAX_PURPOSE_LINES = 3
 GAP_LINES = 1.5  # a gap taller than this many line heights ends a booking
@@ -60,7 +63,10 @@ def in_layout(layout, starts: re.Pattern, amount_of: Callable[[list], str | None
                                                      and _last_amount(follower.text) is not None):
                 break
             block.append(follower)
-        found.append(_booking(line.text, [l.text for l in block[1:]], value, year))
+        booked = _booking(line.text, [l.text for l in block[1:]], value, year)
+        # An account or bank number at a line's start reads like an OCR'd date; a booking has words.
+        if booked["date"] or re.search(r"[^\W\d_]", f"{booked['counterparty'] or ''}{booked['purpose'] or ''}"):
+            found.append(booked)
         index += len(block)
     return found or None
 
@@ -153,5 +159,6 @@ def _statement_year(lines) -> int | None:
 
 def _statement_year_text(text: str) -> int | None:
     """Bookings printed as "03.08." take the year of the statement's dates."""
-    years = re.findall(r"\b\d{1,2}\.\d{1,2}\.(20\d{2})\b", text[:4000])
+    # No word boundaries: a text layer may run words together ("vom01.01.2020bis02.02.2020").
+    years = re.findall(r"(?<!\d)\d{1,2}\.\d{1,2}\.(20\d{2})(?!\d)", text[:4000])
     return int(max(set(years), key=years.count)) if years else None
