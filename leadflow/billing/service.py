@@ -64,8 +64,9 @@ def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, own
     if pages <= 0:
         raise ledger.LedgerError("a reservation must be a positive number of pages")
     now = now or utcnow()
-    if owner_id is not None and daily_allowance > 0 and _is_client(session, owner_id):
-        used = client_pages_today(session, owner_id, now)
+    used = _client_pages_today_if_client(session, owner_id, now) if owner_id is not None and daily_allowance > 0 \
+        else None
+    if used is not None:
         if used + pages > daily_allowance:
             raise DailyAllowanceReached(
                 f"client {owner_id} has had {used} of {daily_allowance} pages today; {pages} more asked")
@@ -89,19 +90,21 @@ def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement 
     Raises ReservationClosed for an expired reservation. The caller commits."""
     if pages_used < 0:
         raise ledger.LedgerError("used pages cannot be negative")
-    reservation = _open_reservation(session, job_id)
-    if reservation is None:
-        return None
     now = utcnow()
-    if reservation.expires_at <= now:
-        raise ledger.ReservationClosed(f"reservation of job {job_id} expired at {reservation.expires_at}")
-    reserved, brokerage_id = reservation.pages, reservation.brokerage_id
-    within = min(pages_used, reserved)
-    # Claim the reservation first: of two racing settlements exactly one sees it open, and
-    # from here to commit this transaction holds the row (PostgreSQL) or the database
-    # (SQLite), so the wallet below cannot change under it.
-    if not _close(session, reservation.id, "settled", pages_charged=within, closed_at=now):
+    # Claim the open reservation and read what it holds in one statement: of two racing
+    # settlements exactly one sees it open, and from here to commit this transaction holds the
+    # row (PostgreSQL) or the database (SQLite), so the wallet below cannot change under it.
+    claimed = _close_open(session, job_id, "settled", CreditReservation.expires_at > now, closed_at=now,
+                          pages_charged=case((CreditReservation.pages < pages_used, CreditReservation.pages),
+                                             else_=pages_used))
+    if claimed is None:
+        expires_at = session.scalar(select(CreditReservation.expires_at).where(
+            CreditReservation.job_id == job_id, CreditReservation.status == "open"))
+        if expires_at is not None:
+            raise ledger.ReservationClosed(f"reservation of job {job_id} expired at {expires_at}")
         return None
+    reservation_id, reserved, brokerage_id = claimed
+    within = min(pages_used, reserved)
     _move(session, brokerage_id, reserved=-reserved, balance=reserved - within, settled=within)
     extra = pages_used - within
     extra_charged = 0
@@ -113,7 +116,7 @@ def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement 
     result = ledger.Settlement(charged=within + extra_charged, returned=reserved - within,
                                overage=extra - extra_charged)
     if extra:
-        session.execute(update(CreditReservation).where(CreditReservation.id == reservation.id).values(
+        session.execute(update(CreditReservation).where(CreditReservation.id == reservation_id).values(
             pages_charged=result.charged, overage=result.overage))
     if result.overage:
         log.warning("job %s used %s pages more than could be charged", job_id, result.overage)
@@ -122,12 +125,11 @@ def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement 
 
 def release(session: Session, job_id: str) -> bool:
     """Give a job's reserved pages back; False when nothing was open. The caller commits."""
-    reservation = _open_reservation(session, job_id)
-    if reservation is None:
+    claimed = _close_open(session, job_id, "released", pages_charged=0, closed_at=utcnow())
+    if claimed is None:
         return False
-    if not _close(session, reservation.id, "released", pages_charged=0, closed_at=utcnow()):
-        return False
-    _move(session, reservation.brokerage_id, reserved=-reservation.pages, balance=reservation.pages, settled=0)
+    _, reserved, brokerage_id = claimed
+    _move(session, brokerage_id, reserved=-reserved, balance=reserved, settled=0)
     return True
 
 
@@ -226,17 +228,16 @@ def _discrepancies(session: Session, brokerage_id: int | None) -> dict[int, list
     return problems
 
 
-def _open_reservation(session: Session, job_id: str) -> CreditReservation | None:
-    return session.scalar(select(CreditReservation).where(
-        CreditReservation.job_id == job_id, CreditReservation.status == "open"))
-
-
-def _close(session: Session, reservation_id: int, state: str, **values) -> bool:
-    """Close an open reservation; False when someone else closed it first."""
-    return session.execute(
+def _close_open(session: Session, job_id: str, state: str, *conditions, **values) -> tuple[int, int, int] | None:
+    """Close a job's open reservation (one conditional update); (id, pages, brokerage) of the
+    one closed, None when none was open (or someone else closed it first)."""
+    row = session.execute(
         update(CreditReservation)
-        .where(CreditReservation.id == reservation_id, CreditReservation.status == "open")
-        .values(status=state, **values)).rowcount == 1
+        .where(CreditReservation.job_id == job_id, CreditReservation.status == "open", *conditions)
+        .values(status=state, **values)
+        .returning(CreditReservation.id, CreditReservation.pages, CreditReservation.brokerage_id)
+        .execution_options(synchronize_session=False)).first()
+    return None if row is None else (row.id, row.pages, row.brokerage_id)
 
 
 def _move(session: Session, brokerage_id: int, *, reserved: int, balance: int, settled: int) -> None:
@@ -260,8 +261,18 @@ def _charge_from_balance(session: Session, brokerage_id: int, pages: int) -> boo
         .values(balance=CreditWallet.balance - pages, settled=CreditWallet.settled + pages)).rowcount == 1
 
 
-def _is_client(session: Session, user_id: int) -> bool:
-    return session.scalar(select(User.role).where(User.id == user_id)) == "client"
+def _client_pages_today_if_client(session: Session, user_id: int, now: datetime) -> int | None:
+    """The user's pages today (see `client_pages_today`) when they are a client, else None:
+    one statement, as every client's upload asks it."""
+    start = _day_start(now)
+    today = (select(func.coalesce(func.sum(_pages_used()), 0))
+             .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
+             .join(Document, Document.id == ExtractionJob.document_id)
+             .where(Document.owner_id == user_id, ExtractionJob.mode == "first",
+                    CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
+             .scalar_subquery())
+    row = session.execute(select(User.role, today).where(User.id == user_id)).first()
+    return int(row[1] or 0) if row is not None and row[0] == "client" else None
 
 
 def _day_start(now: datetime) -> datetime:

@@ -6,6 +6,7 @@ session it works in and, where it reaches outside the database, the process's po
 """
 import io
 import logging
+import re
 from datetime import timedelta
 from enum import StrEnum
 
@@ -323,14 +324,10 @@ def pdf_is_blank(data: bytes) -> bool:
 
 
 def _pdf_is_blank(reader) -> bool:
-    from pypdf.generic import ContentStream
     try:
         for page in reader.pages:
             contents = page.get_contents()
-            if contents is None:
-                continue
-            operators = {operator for _, operator in ContentStream(contents, reader).operations}
-            if operators & _DRAWING_OPERATORS:
+            if contents is not None and _DRAWING_OPERATOR.search(contents.get_data()):
                 return False
         return True
     except Exception:  # pypdf raises many kinds on hostile files; "not blank" is the safe answer
@@ -338,10 +335,12 @@ def _pdf_is_blank(reader) -> bool:
         return False
 
 
-# Content-stream operators that put something on the page: text, external objects (images,
-# forms), inline images, shadings and every path-painting operator but "n" (paint nothing).
-_DRAWING_OPERATORS = frozenset({b"Tj", b"TJ", b"'", b'"', b"Do", b"INLINE IMAGE", b"BI", b"sh",
-                                b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"})
+# An operator that puts something on the page, as a token of a content stream: text shown,
+# external objects (images, forms), inline images, shadings and every path-painting operator
+# but "n" (paint nothing). Searched in the decoded bytes rather than parsing every operation
+# (about fifteen times the time): a string that merely looks like one makes the page count as
+# drawn on, which is the safe answer.
+_DRAWING_OPERATOR = re.compile(rb"(?:^|(?<=[\s\]\)>]))(?:Tj|TJ|'|\"|Do|BI|sh|S|s|f\*?|F|B\*?|b\*?)(?=[\s\[(/<%]|$)")
 # The note of each problem the pre-check finds (too many pages takes its figures).
 _PRECHECK_NOTES = {RejectionCode.FILE_MISSING: "file_missing", RejectionCode.FILE_TOO_LARGE: "file_too_large",
                    RejectionCode.UNSUPPORTED_FILE: "unsupported_file", RejectionCode.UNREADABLE: "unreadable",
