@@ -52,7 +52,7 @@ def register(app) -> None:
             ws.close(reason=1008, message="sign in first")
             return
         hub = current_app.extensions["leadflow"].hub
-        client = hub.connect(watcher.id, watcher)
+        client = hub.connect(watcher.id, watcher, write=writer_without_waiting(ws.sock))
         try:
             while ws.connected and not client.evicted:
                 try:
@@ -66,15 +66,35 @@ def register(app) -> None:
                     return
                 if not ws.connected:
                     break
-                # The frame made once for every socket (hub.Push); wsproto keeps no state of its
-                # own for the frames a server sends, so writing it ourselves leaves it consistent.
-                ws.sock.sendall(html.frame)
+                # The frame made once for every socket (hub.Push), or the rest of one the fan-out
+                # began; wsproto keeps no state of its own for the frames a server sends, so
+                # writing them ourselves leaves it consistent.
+                client.sending = True
+                try:
+                    ws.sock.sendall(html if isinstance(html, bytes) else html.frame)
+                finally:
+                    client.sending = False
         except (ConnectionClosed, OSError):
             pass  # the page went away; its socket is dropped below
         finally:
             hub.disconnect(client)
 
     app.register_blueprint(bp)
+
+
+def writer_without_waiting(sock):
+    """Under gevent: write(data) sends what the socket takes now and returns how much, never
+    yielding to another greenlet, so the fan-out can write a thousand sockets in one go. None
+    elsewhere (the threaded dev server): pushes then go through each socket's own loop."""
+    if not type(sock).__module__.startswith("gevent"):
+        return None
+
+    def write(data: bytes) -> int:
+        try:
+            return sock.send(data, 0, timeout=0.0)
+        except BlockingIOError:
+            return 0
+    return write
 
 
 def same_origin(origin: str | None, host: str, public_base_url: str) -> bool:

@@ -55,3 +55,39 @@ def test_a_push_is_one_text_frame_whatever_its_length():
         decoder.receive_bytes(Push(text).frame)
         frame = decoder.process_buffer()
         assert frame.opcode == Opcode.TEXT and frame.frame_finished and frame.payload == text.encode()
+
+
+def test_a_push_is_written_at_once_where_the_socket_takes_it_and_queued_in_order_where_it_does_not():
+    from leadflow.realtime.hub import Client, Push
+    wire, takes = [], [None]  # how many bytes the socket takes now (None: all)
+
+    def write(data):
+        n = len(data) if takes[0] is None else min(takes[0], len(data))
+        wire.append(data[:n])
+        return n
+
+    client = Client(1, write)
+    first, second, third = Push("<tr id='a'></tr>"), Push("<tr id='b'></tr>"), Push("<tr id='c'></tr>")
+    client.push(first)
+    assert wire == [first.frame] and client.outbox.empty()
+
+    takes[0] = 5  # a full socket buffer: the rest of the frame begun must go first, then the next one
+    client.push(second)
+    client.push(third)
+    assert wire[-1] == second.frame[:5]
+    assert client.outbox.get_nowait() == second.frame[5:] and client.outbox.get_nowait() is third
+
+    takes[0] = None
+    client.sending = True  # the socket's own loop is writing: never in between
+    client.push(first)
+    assert client.outbox.get_nowait() is first
+
+
+def test_a_socket_that_fails_to_write_gets_its_push_queued_for_its_loop_to_find_out():
+    from leadflow.realtime.hub import Client, Push
+
+    def broken(data):
+        raise BrokenPipeError()
+    client = Client(1, broken)
+    client.push(Push("x"))
+    assert client.outbox.get_nowait() == "x"
