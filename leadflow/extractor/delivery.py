@@ -31,10 +31,21 @@ class Deliverer:
         self.secret = secret
         self.stopping = stopping
         self.retry_delays = tuple(retry_delays)
-        # requests.Session is not documented as thread-safe; plain requests.post per attempt is,
-        # and callbacks are few enough that connection reuse does not matter.
-        self.session = session or requests
+        # Keep-alive: each sending thread keeps its own requests.Session (one is not documented
+        # as thread-safe), so a busy extractor does not open a connection per callback and the
+        # receiver does not accept one per callback. A session handed in is used as it is.
+        self._given = session
+        self._local = threading.local()
         self.fail_attempt = fail_attempt  # fault injection: treat an attempt as failed, unsent
+
+    @property
+    def session(self):
+        if self._given is not None:
+            return self._given
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
+        return session
 
     def deliver(self, url: str, body: dict, msg_id: str | None = None) -> bool:
         """True once the receiver answered 2xx; False after the last retry or on shutdown."""
