@@ -357,9 +357,24 @@ def text_angle(grey, near_level: bool = False) -> float:
     # The paper's or the card's own edges near the picture's border are long straight lines that
     # would outweigh the text; the middle of the picture holds the text that matters.
     ink = ink.crop((ink.width * 8 // 100, ink.height * 8 // 100, ink.width * 92 // 100, ink.height * 92 // 100))
-    coarse = 0 if near_level else max(range(-90, 90, 3), key=lambda a: _row_contrast(ink, a))
-    fine = max((coarse + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a))
-    return fine
+    return text_angles(grey, near_level, ink)[0]
+
+
+def text_angles(grey, near_level: bool = False, ink=None) -> list[float]:
+    """`text_angle`, then the level of the strongest other set of lines (6 degrees or more apart,
+    quarter turns aside): a photographed sheet's edges, turned otherwise than a card lying on it,
+    can stand out more than the card's few text lines, and then the card's level is the other one."""
+    if ink is None:
+        ink = _ink(grey, ANALYSIS_WIDTH)
+        ink = ink.crop((ink.width * 8 // 100, ink.height * 8 // 100, ink.width * 92 // 100, ink.height * 92 // 100))
+    if near_level:
+        coarse = [0]
+    else:
+        contrast = {a: _row_contrast(ink, a) for a in range(-90, 90, 3)}
+        ranked = sorted(contrast, key=lambda a: -contrast[a])
+        apart = [a for a in ranked[1:] if min(abs(a - ranked[0]) % 90, 90 - abs(a - ranked[0]) % 90) >= 6]
+        coarse = ranked[:1] + apart[:1]
+    return [max((c + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a)) for c in coarse]
 
 
 def _worth_looking(text: str, found: MRZ | None) -> bool:
@@ -410,19 +425,35 @@ class _Attempts:
         # `upright`: the page's own OCR read zone lines, so the picture stands the right way up
         # within a few degrees: no quarter or half turns to try, only the level to refine (a
         # tenth of the search's cost, and no Tesseract run on an upside-down band).
-        angle = text_angle(grey, near_level=upright)
+        angles = text_angles(grey, near_level=upright)
         # Characters stacked in a turned line make rows alternate too: the angle found may be a
         # quarter turn off. The four turns are told apart by where a band of long lines shows.
         # A long zone line on a small card merges with its neighbour when the level is a degree
-        # off (the page's edges can pull the angle): then a degree or two either way is tried.
-        for tilt in (0.0, 1.5, -1.5):
+        # off (the page's edges can pull the angle): then a degree or two either way is tried,
+        # and then the level of the picture's other set of lines (no Tesseract run is spent here).
+        def turned(angle: float) -> list:
             turns = []
             for quarter in (0,) if upright else (0, 90):
-                level = grey.rotate(angle + tilt + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
+                level = grey.rotate(angle + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
                 for image in (level,) if upright else (level, level.rotate(180, expand=True)):
                     turns.append((image, _zone_band(image)))
-            if any(band for _, band in turns):
+            return turns
+
+        # Separate zone lines at either level first: a single line of print a few degrees off
+        # level also looks like lines run together, and must not win over the real zone.
+        tried, turns = [], None
+        for angle in angles:  # the other level is looked at only when the best one shows no zone lines
+            tried.append(turned(angle))
+            if any(band and not band[5] for _, band in tried[-1]):
+                turns = tried[-1]
                 break
+        turns = turns or next((turns for turns in tried if any(band for _, band in turns)), None)
+        for angle, tilt in ((angle, tilt) for angle in angles for tilt in (1.5, -1.5)):
+            if turns:
+                break
+            candidate = turned(angle + tilt)
+            turns = candidate if any(band for _, band in candidate) else None
+        turns = turns or tried[0]  # no band anywhere: the best level's turns, for the whole-page read
         # The zone prints at the foot of a passport page or card: a turn with a band, the band
         # lowest, first; the level picture without a band is the last resort.
         ranked = sorted(turns, key=_band_rank)

@@ -139,17 +139,24 @@ def read_image(data: bytes, fmt: str) -> Reading:
 PAID = re.compile(r"(?<![\w-])(su(?:mm|rnm|mrn|nm|mn|nn)e|gesa(?:m|n|rn)t|gesamtbetrag|t[o0]ta[l1i]|zu\s?zahlen"
                   r"|kartenzah[l1i]ung|girocard|ec-?\s?cash)(?![\w-])", re.IGNORECASE)
 PRICE = re.compile(r"\d[.,]\s?\d\d(?!\d)")
+# What else marks a till slip when its paid line was dropped altogether.
+SLIP = re.compile(r"(?<![\w-])(bon-?\s?nr|kassenbon|beleg-?\s?nr|quittung|receipt|kundenkarte|vielen\s?dank"
+                  r"|r[üu]ckgeld|wechselgeld)(?![\w-])", re.IGNORECASE)
 SLIP_WORDS = 80  # a till slip is short; a page of more words is a letter, an invoice or a statement
 
 
 def one_column_if_better(image, seen: "ocr.OcrPage") -> "ocr.OcrPage":
     """A short page whose lines name what was paid ("Gesamt", "Kartenzahlung") but show no amount
-    on any of them is read again as one block of lines: Tesseract's own page layout dropped a till
-    slip's right-hand price column (bold, or a few degrees off level) as not text. The second
-    reading is kept only when it puts an amount on such a line. One extra run, on such pages only."""
+    on any of them, or that reads like a till slip with no paid line at all, is read again as one
+    block of lines: Tesseract's own page layout dropped a slip's right-hand price column (bold,
+    or a few degrees off level) or most of a small slip in a large photo. The second reading is
+    kept only when it puts an amount on a paid line. One extra run, on such pages only."""
     lines = seen.text.splitlines()
-    named = [line for line in lines if PAID.search(line)]
-    if (not named or any(PRICE.search(line) for line in named)
+    # A paid label standing alone ("Gesamt", "TOTAL EUR"): "Summe der Einkünfte" is a tax
+    # notice's row label, whose amount simply stands in another column of the reading.
+    named = [line for line in lines if PAID.search(line)
+             and not re.search(r"[^\W\d_]{3,}", re.sub(r"(?i)\beuro?\b", "", PAID.sub("", line)))]
+    if (any(PRICE.search(line) for line in named) or not (named or SLIP.search(seen.text))
             or len(re.findall(r"[^\W\d_]{2,}", seen.text)) > SLIP_WORDS):
         return seen
     again = ocr.ocr_page(image, psm=ocr.SINGLE_BLOCK)

@@ -190,8 +190,8 @@ def _offer_issuer(found: Findings, lines: list[str]) -> None:
         if (len(letters) < 3 or NOT_SHOP.search(name) or re.search(r"\d", name)
                 or any(p.search(name) for p in (TOTAL, CARD, CASH, CHANGE))):
             continue  # an address, a phone number, an item with its price: not the shop's name
-        if len(letters) < 0.6 * len(name.replace(" ", "")):
-            continue  # logo debris: more marks and digits than letters
+        if len(letters) < 0.6 * len(name.replace(" ", "")) or not re.search(r"[A-Za-zÄÖÜäöüß]{3}", name):
+            continue  # logo debris or the paper's edge: marks, digits, and letters in ones and twos
         found.offer("issuer", name, SHOP_HEADER, "head")
         return
 
