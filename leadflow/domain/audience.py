@@ -101,6 +101,17 @@ def may_erase(role) -> bool:
     return role in ERASE_ROLES
 
 
+def may_see_case_checks(role) -> bool:
+    """The checks across a case's documents, red flags included, are the brokerage staff's and the
+    platform's; a client reads only what to replace, on the portal."""
+    return role in DOCUMENT_WORKERS
+
+
+def may_plan_payout(role) -> bool:
+    """The case's planned payout date is the advisor's (or their admin's) to set."""
+    return role in STAFF_ROLES
+
+
 def may_retry(role) -> bool:
     """True for the roles that may send a document that failed for system reasons through again."""
     return role in RETRY_ROLES

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from leadflow.domain.audience import STAFF_ROLES, Role
+from leadflow.domain.audience import STAFF_ROLES, Role, may_plan_payout, may_see_case_checks
 from leadflow.extensions import db
 from leadflow.models import Workspace
 from leadflow.services import case_file, checklist, views
@@ -47,6 +47,8 @@ def checklist_partial(workspace_id):
 def checks_partial(workspace_id):
     """The checks and the income summary, re-fetched when a document of the case is pushed."""
     case = _workspace_or_404(workspace_id)
+    if not may_see_case_checks(current_user.role):
+        abort(403)
     return render_template("workspaces/_case_file.html", workspace=case, **_case_file(case))
 
 
@@ -55,6 +57,8 @@ def checks_partial(workspace_id):
 def set_payout_date(workspace_id):
     """The advisor's planned payout date (empty: not planned yet); a date that is not one is a 400."""
     case = _workspace_or_404(workspace_id)
+    if not may_plan_payout(current_user.role):
+        abort(403)
     try:
         day = _payout_date(request.form.get("planned_payout_date"))
     except ValueError:
@@ -80,8 +84,11 @@ def _payout_date(raw) -> date | None:
 
 def _case_file(case: Workspace) -> dict:
     """The checks and summary, and each check's words in the request's language."""
+    if not may_see_case_checks(current_user.role):
+        return {"file": None, "words": {}}
     file = case_file.case_file(db.session, current_ports(), case)
-    return {"file": file, "words": {r.key: r.words(_) for r in file.checks}}
+    return {"file": file, "words": {r.key: r.words(_) for r in file.checks},
+            "plans_payout": may_plan_payout(current_user.role)}
 
 
 def _workspace_or_404(workspace_id: int) -> Workspace:

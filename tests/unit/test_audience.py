@@ -98,3 +98,12 @@ def test_the_retry_button_needs_both_the_role_and_a_failure_of_ours():
 def test_the_models_role_strings_are_understood_like_the_enum():
     # The User row carries its role as a plain string; the predicates must not care.
     assert may_decide("platform_admin") and may_retry("brokerage_admin") and not may_work_on_data("client")
+
+
+@pytest.mark.parametrize("role, sees, plans", [
+    ("client", False, False), ("advisor", True, True), ("brokerage_admin", True, True),
+    ("platform_admin", True, False),
+])
+def test_case_checks_are_staffs_and_the_payout_date_the_advisors(role, sees, plans):
+    from leadflow.domain.audience import may_plan_payout, may_see_case_checks
+    assert (may_see_case_checks(role), may_plan_payout(role)) == (sees, plans)
