@@ -39,13 +39,14 @@ def incomplete_items(states: list[ItemState]) -> list[str]:
 
 def chosen_documents(states: list[ItemState]) -> list[tuple[str, str]]:
     """(item key, document id) of what goes to the lender: per item its newest VERIFIED
-    documents, as many as the item needs, in checklist order. Raises CaseIncomplete."""
+    documents that still count (not aged out, not expiring before the payout), as many as the item
+    needs, in checklist order. Raises CaseIncomplete."""
     missing = incomplete_items(states)
     if missing:
         raise CaseIncomplete(missing)
     chosen = []
     for state in states:
-        verified = [d for d in state.documents if d.status == "VERIFIED"][:state.needed]
+        verified = [d for d in state.documents if d.counts][:state.needed]
         chosen.extend((state.item.key, d.id) for d in verified)
     return chosen
 

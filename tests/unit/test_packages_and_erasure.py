@@ -44,6 +44,17 @@ def test_a_case_with_every_item_verified_is_complete_and_sends_the_newest_verifi
     assert chosen[0] == ("identity", "id_document-0")
 
 
+def test_an_aged_out_payslip_stays_home_and_a_newer_one_goes_in_its_place():
+    documents = _docs(("id_document", 1, "VERIFIED"), ("residence_permit", 1, "VERIFIED"),
+                      ("payslip", 4, "VERIFIED"), ("bank_statement", 3, "VERIFIED"),
+                      ("wage_tax_certificate", 1, "VERIFIED"), ("tax_assessment", 1, "VERIFIED"),
+                      ("employment_contract", 1, "VERIFIED"))
+    documents[2] = CaseDocument(id="payslip-0", title="payslip", status="VERIFIED", type="payslip", replace="stale")
+    chosen = chosen_documents(progress(documents))
+    payslips = [document_id for key, document_id in chosen if key == "payslips"]
+    assert payslips == ["payslip-1", "payslip-2", "payslip-3"]
+
+
 def test_a_missing_rejected_or_waiting_item_keeps_the_case_from_a_package():
     states = progress(_docs(("id_document", 1, "VERIFIED"), ("payslip", 2, "VERIFIED"), ("payslip", 1, "EXTRACTING"),
                             ("bank_statement", 1, "REJECTED")))
