@@ -51,8 +51,9 @@ class Watcher:
     def of(cls, user) -> "Watcher":
         return cls(user.id, Role(user.role), user.brokerage_id, user.language or "en")
 
-    @property
+    @cached_property
     def viewer(self) -> Viewer:
+        # Asked for every connected user on every push: made once.
         return Viewer(self.id, self.role, self.brokerage_id)
 
     @property
