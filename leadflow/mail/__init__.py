@@ -19,6 +19,9 @@ class Mailer(Protocol):
     def send(self, mail: Mail) -> None:
         """Hand the message on; raises MailUnavailable (try again) or MailRefused (don't)."""
 
+    def forget(self, address: str) -> int:
+        """Remove what this transport still keeps of mail to `address` (an erased client's); the count."""
+
 
 def mailer_from_config(config: Mapping) -> Mailer:
     """SMTP when MAIL_SERVER is set, else .eml files in MAIL_DIR (the embedded default)."""

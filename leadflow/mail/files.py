@@ -4,6 +4,8 @@ import logging
 import os
 import uuid
 from datetime import datetime, timezone
+from email import message_from_binary_file, policy
+from email.utils import getaddresses
 from pathlib import Path
 
 from leadflow.mail.message import Mail, MailUnavailable
@@ -27,3 +29,18 @@ class FileMailer:
         except OSError as exc:
             raise MailUnavailable(f"could not write to the mail folder ({type(exc).__name__})") from exc
         log.info("mail written to %s", self.directory / name)
+
+    def forget(self, address: str) -> int:
+        """Delete every message written to `address`: the folder is the embedded mode's outbox and
+        keeps the client's address and words after their erasure otherwise."""
+        wanted, forgotten = address.strip().casefold(), 0
+        for path in sorted(self.directory.glob("*.eml")) if self.directory.is_dir() else []:
+            try:
+                with path.open("rb") as handle:
+                    recipients = message_from_binary_file(handle, policy=policy.default).get_all("To", [])
+                if any(a.strip().casefold() == wanted for _, a in getaddresses([str(r) for r in recipients])):
+                    path.unlink()
+                    forgotten += 1
+            except FileNotFoundError:
+                continue
+        return forgotten

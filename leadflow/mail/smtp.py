@@ -15,6 +15,9 @@ class SmtpMailer:
         self._username, self._password = username, password
         self._use_tls, self._timeout = use_tls, timeout
 
+    def forget(self, address: str) -> int:
+        return 0  # what was handed to the SMTP server is no longer ours to hold
+
     def send(self, mail: Mail) -> None:
         message = mail.message(self.sender)
         try:

@@ -208,6 +208,9 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
         # Counted when there was something to delete (most of a job's possible result keys are not).
         removed["files"] += ports.storage.head(key) is not None
         ports.storage.delete(key)
+    # The embedded mode's outbox keeps the mails written to them; an SMTP transport keeps nothing.
+    if ports.mail is not None:
+        removed["mails"] = sum(ports.mail.forget(email) for _, email in people if email)
 
     # Reservations stay (accounting); an open one is released, as for any job that ends unread.
     for job_id in job_ids:

@@ -180,6 +180,11 @@ class FakeMail:
             raise MailUnavailable("SMTP server unreachable (fake)")
         self.sent.append(mail)
 
+    def forget(self, address: str) -> int:
+        kept = [m for m in self.sent if m.to.casefold() != address.casefold()]
+        forgotten, self.sent = len(self.sent) - len(kept), kept
+        return forgotten
+
 
 class FixedClock:
     """It is `moment` until a test moves it; LeadFlow's own clock (row stamps) moves with it."""

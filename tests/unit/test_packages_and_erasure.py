@@ -18,7 +18,8 @@ from leadflow.domain.packages import (CaseIncomplete, chosen_documents, erasure_
 from leadflow.models import (AuditEntry, CreditReservation, Document, DocumentVersion, ErasureRecord, ExtractionJob,
                              LenderPackage, User, Workspace, WorkspaceMember)
 from leadflow.services import erasure, packages
-from tests.unit.fakes import world  # noqa: F401  (the fixture)
+from leadflow.mail import Mail
+from tests.unit.fakes import FakeMail, world  # noqa: F401  (the fixture)
 
 COMPLETE = (("id_document", 1, {"nationality": "D"}), ("payslip", 3, {"period": "2026-10"}),
             ("bank_statement", 3, {"period_end": "2026-10-31"}), ("wage_tax_certificate", 1, {"year": 2025}),
@@ -195,6 +196,9 @@ def test_an_erased_client_leaves_no_row_and_no_file_and_one_record_naming_no_one
                                  note="shared with client@example.test"))
     world.session.commit()
     client_id, case_id, admin_id = world.client.id, world.case.id, world.broker_admin.id
+    world.ports.mail = FakeMail()
+    for to in (world.client.email, world.advisor.email):
+        world.ports.mail.send(Mail(to=to, subject="Your payslip", text="Dear Rahul Mustermann", html=""))
 
     with pytest.raises(erasure.NotAllowed):
         erasure.erase_client(world.session, world.ports, world.advisor, client_id)
@@ -205,6 +209,7 @@ def test_an_erased_client_leaves_no_row_and_no_file_and_one_record_naming_no_one
     assert world.session.scalar(select(func.count()).select_from(DocumentVersion)) == 0
     assert [k for k in world.storage.objects if any(d in k for d in made) or "/packages/" in k] == []
     assert world.session.scalar(select(func.count()).select_from(CreditReservation)) == 1
+    assert [m.to for m in world.ports.mail.sent] == [world.advisor.email]   # the outbox forgot hers
     assert world.session.get(Document, kept).title == f"Note about {erasure.ERASED}"
     audit = world.session.scalar(select(AuditEntry).where(AuditEntry.document_id == kept))
     assert (audit.actor_id, audit.note) == (None, f"shared with {erasure.ERASED}")
@@ -261,3 +266,14 @@ def test_the_retention_sweep_erases_only_cases_closed_long_enough_ago(world):
     assert world.session.scalar(select(ErasureRecord.reason)) == "retention"
     assert world.session.scalar(select(func.count()).select_from(Document)
                                 .where(Document.status == Status.VERIFIED.value)) == 0
+
+
+def test_the_embedded_outbox_forgets_the_mails_written_to_an_erased_address(tmp_path):
+    from leadflow.mail.files import FileMailer
+    outbox = FileMailer(tmp_path, sender="LeadFlow <no-reply@example.test>")
+    outbox.send(Mail(to="Client@Example.test", subject="Rejected", text="Dear Ms Mustermann", html="<p>x</p>"))
+    outbox.send(Mail(to="advisor@example.test", subject="Digest", text="Cases", html="<p>x</p>"))
+
+    assert outbox.forget("client@example.test") == 1
+    left = [p.read_bytes() for p in tmp_path.glob("*.eml")]
+    assert len(left) == 1 and b"advisor@example.test" in left[0] and b"Mustermann" not in left[0]
