@@ -302,10 +302,15 @@ def issued_to_a_foreigner(text: str) -> bool | None:
         if line[0] not in "1IAC" or index + 1 >= len(lines):
             continue
         following = lines[index + 1]
-        # TD1 (30 a line): nationality at 16-18 of line 2; TD2 and TD3: at 11-13 of line 2.
-        at = 15 if len(line) <= 32 else 10
-        issuing, nationality = line[2:5].strip("<"), following[at:at + 3].strip("<")
-        if not (issuing.isalpha() and nationality.isalpha()):
+        # Line 2 must be the zone's second line (OCR may have lost it and the names line follows):
+        # TD1 opens it with the birth date, its check digit and the sex, nationality after the
+        # expiry date; TD2 and TD3 put the nationality between document number and birth date.
+        if len(line) <= 32:
+            birth, sex, nationality = following[0:7], following[7:8], following[15:18]
+        else:
+            birth, sex, nationality = following[13:20], following[20:21], following[10:13]
+        issuing, nationality = line[2:5].strip("<"), nationality.strip("<")
+        if not (birth.isdigit() and sex in ("M", "F", "<", "X") and issuing.isalpha() and nationality.isalpha()):
             return None
         return issuing != nationality
     return None

@@ -79,6 +79,9 @@ def test_a_card_code_a_state_issued_to_a_foreigner_is_a_residence_permit():
     assert issued_to_a_foreigner("\n".join(TD1_CARD)) is True
     assert issued_to_a_foreigner("\n".join(TD1_OWN)) is False
     assert issued_to_a_foreigner(TD1_CARD[0]) is None  # the second line is missing: the zone cannot tell
+    # OCR lost the second line and the names line follows: its letters are no nationality.
+    assert issued_to_a_foreigner(TD1_CARD[0] + "\n" + TD1_CARD[2]) is None
+    assert classify(TD1_CARD[0] + "\n7309258F 08 10245ML TOS\n" + TD1_CARD[2])[0] == "id_document"
     td2 = "I<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<\nD231458907UTO7408122F1204159<<<<<<<6"
     assert issued_to_a_foreigner(td2) is False
 
