@@ -4,8 +4,10 @@ Layout under the root folder:
 
     objects/<key>        the bytes, exactly as uploaded (browsable while developing)
     meta/<key>.json      {"content_type": ...}, the sidecar that `head` reads
-    sealed/<key>         an empty marker: the key was moved away (a completed upload), and
-                         its signed upload URL is refused from then on
+    sealed/<sha256>      an empty marker: the key was moved away (a completed upload), and
+                         its signed upload URL is refused from then on; named by the key's hash,
+                         because a key holds the client's file name and the marker outlives an
+                         erasure of their files
     tmp/                 files being written; renamed into place with os.replace
 
 The sidecars live in their own tree so that no key can collide with another key's sidecar,
@@ -16,6 +18,7 @@ the new bytes with the old content type, never a sidecar without bytes.
 Signed URLs are itsdangerous tokens that carry their own expiry time; a download token and
 an upload token use different salts, so one can never be replayed as the other.
 """
+import hashlib
 import json
 import logging
 import os
@@ -147,7 +150,7 @@ class LocalStorage:
     def move(self, source: str, target: str) -> None:
         source_path, source_meta = self._object_path(source), self._meta_path(source)
         target_path, target_meta = self._object_path(target), self._meta_path(target)
-        seal = self._inside(self._sealed, check_key(source))
+        seal = self._seal_path(source)
         try:
             for folder in (target_path, target_meta, seal):
                 os.makedirs(os.path.dirname(folder), exist_ok=True)
@@ -218,7 +221,10 @@ class LocalStorage:
 
     def is_sealed(self, key: str) -> bool:
         """True once the key was moved away by `move`: its upload URL is spent."""
-        return os.path.exists(self._inside(self._sealed, check_key(key)))
+        return os.path.exists(self._seal_path(key))
+
+    def _seal_path(self, key: str) -> str:
+        return os.path.join(self._sealed, hashlib.sha256(check_key(key).encode()).hexdigest())
 
     def verify_download(self, token: str) -> str:
         """The key a download token grants; InvalidToken if it does not verify or expired."""

@@ -341,3 +341,16 @@ def test_a_moved_upload_is_at_its_new_key_and_its_upload_link_is_refused_from_th
 def test_moving_a_missing_object_is_object_missing(storage):
     with pytest.raises(ObjectMissing):
         storage.move("brokerages/7/uploads/none/a.pdf", "brokerages/7/documents/none/original/a.pdf")
+
+
+def test_a_completed_upload_is_sealed_without_its_key_or_file_name_left_on_disk(storage, tmp_path):
+    upload_key = "brokerages/1/uploads/abc/Gehalt Rahul Mustermann.pdf"
+    storage.put(upload_key, b"%PDF-1.4 payslip", content_type="application/pdf")
+    storage.move(upload_key, "brokerages/1/documents/abc/original.pdf")
+    storage.delete("brokerages/1/documents/abc/original.pdf")   # the client's files erased
+
+    assert storage.is_sealed(upload_key)   # the spent upload link stays refused
+    # What stays is folders named by random ids and the seal, named by a hash: no file of hers.
+    files = [os.path.join(folder, name) for folder, _, names in os.walk(storage.root) for name in names]
+    folders = [folder for folder, _, _ in os.walk(storage.root)]
+    assert len(files) == 1 and "abc" not in files[0] and not [f for f in folders if "Mustermann" in f]
