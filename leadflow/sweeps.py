@@ -132,15 +132,15 @@ def sweep_erasure(session: Session, ports: Ports, now: datetime, batch: int) -> 
 
 
 def sweep_reminders(session: Session, ports: Ports, now: datetime, batch: int) -> int:
-    """Daily: cases with a client, open longer than REMINDER_AFTER_DAYS; each is handed to
+    """Daily: open (not closed) cases with a client, opened longer than REMINDER_AFTER_DAYS ago; each is handed to
     notifications.remind_missing, which decides what is still missing and not reminded of lately.
     Walks every such case once, a batch at a time (keyset on the id)."""
     opened_before = now - timedelta(days=max(1, int(ports.settings.get("REMINDER_AFTER_DAYS") or 3)))
     clients = (select(WorkspaceMember.workspace_id).join(User, User.id == WorkspaceMember.user_id)
                .where(User.role == Role.CLIENT.value))
     return _each_batch(session, batch, lambda after: (
-        select(Workspace.id).where(Workspace.created_at <= opened_before, Workspace.id > after,
-                                   Workspace.id.in_(clients))),
+        select(Workspace.id).where(Workspace.created_at <= opened_before, Workspace.closed_at.is_(None),
+                                   Workspace.id > after, Workspace.id.in_(clients))),
         Workspace.id, lambda workspace_id: notifications.remind_missing(session, ports, workspace_id))
 
 

@@ -83,11 +83,12 @@ def document_rejected(session: Session, ports: Ports, document_id: str, brokerag
 
 
 def remind_missing(session: Session, ports: Ports, workspace_id: int) -> int:
-    """Remind the case's clients of the checklist items still missing (or rejected and not yet
-    replaced) once the case is REMINDER_AFTER_DAYS old, each item at most once per that many
+    """Remind the clients of an open case of the checklist items still missing (or rejected and not
+    yet replaced) once the case is REMINDER_AFTER_DAYS old, each item at most once per that many
     days. One email per client, naming the items due. Returns how many emails were queued."""
     workspace = session.get(Workspace, workspace_id)
-    if workspace is None:
+    # A closed case waits for its erasure, not for documents: its client is asked for nothing more.
+    if workspace is None or workspace.closed_at is not None:
         return 0
     now = ports.clock.now()
     period = timedelta(days=_reminder_days(ports))

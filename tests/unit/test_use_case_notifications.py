@@ -76,6 +76,22 @@ def test_missing_items_are_reminded_after_the_period_and_each_at_most_once_per_p
     assert reminded.count(f"case-{world.case.id}:payslips") == 2
 
 
+def test_a_closed_case_reminds_no_one_of_what_is_missing(world, mails):
+    from leadflow import sweeps
+    world.ports.settings["REMINDER_AFTER_DAYS"] = 3
+    world.clock.advance(timedelta(days=3, minutes=1))
+    world.case.closed_at = world.clock.now()
+    world.session.commit()
+
+    assert notifications.remind_missing(world.session, world.ports, world.case.id) == 0
+    assert sweeps.sweep_reminders(world.session, world.ports, world.clock.now(), 10) == 0
+    assert mails() == [], "the case waits for its erasure, not for documents"
+
+    world.case.closed_at = None   # reopened: the client came back
+    world.session.commit()
+    assert sweeps.sweep_reminders(world.session, world.ports, world.clock.now(), 10) == 1
+
+
 def test_stale_documents_are_told_in_one_email_per_client_each_document_once(world, mails):
     first = world.document(status=Status.VERIFIED, document_type="payslip")
     second = world.document(status=Status.VERIFIED, document_type="bank_statement")
