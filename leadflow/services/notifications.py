@@ -217,15 +217,25 @@ def read_unsubscribe_token(settings, token: str) -> tuple[int, str] | None:
     return user_id, kind
 
 
-def unsubscribe(session: Session, settings, token: str) -> tuple[User, str] | None:
-    """Opt the token's user out of its kind (again is harmless); (user, kind), or None for a token
-    that is not ours or names no user any more."""
+def unsubscribe_subject(session: Session, settings, token: str) -> tuple[User, str] | None:
+    """(user, kind) a genuine token would opt out, writing nothing; None for a token that is not
+    ours or names no user any more."""
     found = read_unsubscribe_token(settings, token)
     if found is None:
         return None
     user = session.get(User, found[0])
     if user is None or found[1] not in kinds_for(user.role):
         return None
+    return user, found[1]
+
+
+def unsubscribe(session: Session, settings, token: str) -> tuple[User, str] | None:
+    """Opt the token's user out of its kind (again is harmless); (user, kind), or None for a token
+    that is not ours or names no user any more."""
+    found = unsubscribe_subject(session, settings, token)
+    if found is None:
+        return None
+    user = found[0]
     if not _opted_out(session, user.id, found[1]):
         session.add(NotificationOptOut(user_id=user.id, kind=found[1]))
         session.commit()

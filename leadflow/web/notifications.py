@@ -1,6 +1,9 @@
 """Email settings: which kinds of email a user gets (a settings page), and the one-click
 unsubscribe link every email carries (a signed token: no sign-in, as a mail client's
-List-Unsubscribe-Post sends it too)."""
+List-Unsubscribe-Post sends it too).
+
+Only a POST unsubscribes (RFC 8058): mail filters and link scanners open every link of an email
+with a GET, and must not opt its reader out of anything. A GET shows the button that POSTs."""
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import force_locale, gettext
 from flask_login import current_user, login_required
@@ -48,15 +51,17 @@ def save_settings():
 
 @bp.route("/unsubscribe/<token>", methods=["GET", "POST"])
 def unsubscribe(token: str):
-    """One click (GET from the email, or a mail client's one-click POST): no more of that kind."""
-    found = (notifications.unsubscribe(db.session, current_app.config, token)
-             if len(token) <= MAX_TOKEN_LENGTH else None)
+    """The email's link (GET: asks, writes nothing) and its button or a mail client's one-click
+    POST (no more of that kind)."""
+    confirmed = request.method == "POST"
+    use_case = notifications.unsubscribe if confirmed else notifications.unsubscribe_subject
+    found = use_case(db.session, current_app.config, token) if len(token) <= MAX_TOKEN_LENGTH else None
     if found is None:
         return render_template("notifications/unsubscribed.html", user=None, label=None), 404
     user, kind = found
     with force_locale(i18n.language_of(user)):
         return render_template("notifications/unsubscribed.html", user=user, lang=i18n.language_of(user),
-                               label=gettext(KIND_LABELS[kind]))
+                               label=gettext(KIND_LABELS[kind]), confirmed=confirmed, token=token)
 
 
 def _labels(kinds) -> dict:

@@ -96,20 +96,26 @@ def test_a_rejected_upload_mails_its_client_in_german_and_the_link_unsubscribes_
     assert message["List-Unsubscribe"] == f"<{unsubscribe}>" and unsubscribe in html
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
+    # A link scanner opening the link (GET) unsubscribes no one: the page asks, its button POSTs.
     page = requests.get(unsubscribe, timeout=10)
+    assert page.status_code == 200 and "Diese E-Mails abbestellen?" in page.text
+    assert "Ein Dokument von mir wurde abgelehnt" in page.text and 'method="post"' in page.text
+    _upload_blank(world.client_a.api, "noch-leer.pdf")
+    inbox.wait_for(2)
+    page = requests.post(unsubscribe, timeout=10)
     assert page.status_code == 200 and "Sie sind abgemeldet" in page.text
     assert "Ein Dokument von mir wurde abgelehnt" in page.text
 
     _upload_blank(world.client_a.api, "wieder-leer.pdf")
     live.drain()
-    assert len(inbox.messages) == 1, "unsubscribed from rejections: no second email"
+    assert len(inbox.messages) == 2, "unsubscribed from rejections: no third email"
 
     # Other kinds still come: four days on, the missing items of both clients' cases.
     clock.travel_to(TODAY + timedelta(days=4))
     _run_sweep(app, "reminders")
     live.drain()
-    inbox.wait_for(3)
-    [german] = inbox.to("client@a.example")[1:]
+    inbox.wait_for(4)
+    [german] = inbox.to("client@a.example")[2:]
     [english] = inbox.to("client@b.example")
     assert german["Subject"] == "Für Ihre Baufinanzierung fehlen noch Unterlagen"
     assert "Letzte drei Gehaltsabrechnungen" in german.get_body(("plain",)).get_content()
@@ -117,7 +123,7 @@ def test_a_rejected_upload_mails_its_client_in_german_and_the_link_unsubscribes_
     assert "Last three payslips" in english.get_body(("plain",)).get_content()
     _run_sweep(app, "reminders")
     live.drain()
-    assert len(inbox.messages) == 3, "each item at most once per period"
+    assert len(inbox.messages) == 4, "each item at most once per period"
 
 
 def test_a_slow_smtp_server_holds_up_neither_the_pipeline_nor_the_next_upload(world, app, live, inbox):

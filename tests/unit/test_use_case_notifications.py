@@ -133,6 +133,10 @@ def test_an_unsubscribe_token_opts_its_user_out_of_its_kind_and_a_forged_one_doe
     token = notifications.unsubscribe_token(world.ports.settings, world.client.id, "missing_reminder")
     assert notifications.read_unsubscribe_token(world.ports.settings, token) == (world.client.id, "missing_reminder")
     assert notifications.read_unsubscribe_token(world.ports.settings, token[:-2] + "xx") is None
+    # What the link's page asks about (a GET, which link scanners send too) opts no one out.
+    assert notifications.unsubscribe_subject(world.session, world.ports.settings, token) == (world.client,
+                                                                                             "missing_reminder")
+    assert "missing_reminder" in notifications.enabled_kinds(world.session, world.client)
     assert notifications.read_unsubscribe_token({"SECRET_KEY": "another"}, token) is None
     advisor_kind = notifications.unsubscribe_token(world.ports.settings, world.client.id, "advisor_digest")
     assert notifications.unsubscribe(world.session, world.ports.settings, advisor_kind) is None
