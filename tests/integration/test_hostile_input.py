@@ -28,7 +28,8 @@ EXCLUDED_ENDPOINTS = {"live", "static"}
 # Tables a refused request must not touch.
 GUARDED_TABLES = ("documents", "upload_intents", "document_versions", "document_shares", "audit_entries",
                   "callback_deliveries", "extraction_jobs", "credit_reservations", "credit_wallets",
-                  "workspaces", "workspace_members", "users", "api_tokens", "document_status_counts")
+                  "workspaces", "workspace_members", "users", "api_tokens", "document_status_counts",
+                  "lender_packages", "erasure_records", "sent_notifications", "notification_opt_outs")
 EXAMPLES_PER_ROUTE = 10
 ROLES = ("anonymous", "client", "advisor", "brokerage_admin", "platform_admin", "bearer")
 SESSION_ROLES = ROLES[1:5]
@@ -348,6 +349,49 @@ FOUND = [
     ("anonymous", "POST", "/login?next=/%0d%0a/evil.example", {"data": {"email": "a\x00@b", "password": "x"}},
      {400, 401, 429}),
     ("platform_admin", "POST", "/review/%00/decide", {"data": {"action": "reject", "reason": "x"}}, {404}),
+    # The case file, the lender package and the end of a case (issue 13): "{other_case}" is another
+    # brokerage's case, "{client}" the signed-in brokerage's client, "{advisor}" its advisor,
+    # "{other_advisor}" another brokerage's advisor.
+    ("advisor", "GET", f"/workspaces/{10 ** 30}/checks", {}, {404}),
+    ("advisor", "GET", "/workspaces/{other_case}/checks", {}, {404}),
+    ("client", "GET", "/workspaces/{case}/checks", {}, {403}),
+    ("advisor", "POST", "/workspaces/{case}/payout-date", {"data": {"planned_payout_date": "2026-13-45"}}, {400}),
+    ("advisor", "POST", "/workspaces/{case}/payout-date", {"data": {"planned_payout_date": "99999-01-01"}}, {400}),
+    ("advisor", "POST", "/workspaces/{case}/payout-date", {"data": {"planned_payout_date": "2027-01-01\x00"}}, {400}),
+    ("advisor", "POST", "/workspaces/{case}/payout-date", {"data": {"planned_payout_date": "9" * 20_000}}, {400}),
+    ("advisor", "POST", "/workspaces/{other_case}/payout-date", {"data": {"planned_payout_date": "2027-01-01"}},
+     {404}),
+    ("client", "POST", "/workspaces/{case}/payout-date", {"data": {"planned_payout_date": "2027-01-01"}}, {403}),
+    ("advisor", "GET", f"/workspaces/{10 ** 30}/package", {}, {404}),
+    ("advisor", "POST", f"/workspaces/{2 ** 63}/package", {}, {404}),
+    ("advisor", "POST", "/workspaces/{other_case}/package", {}, {404}),
+    ("client", "POST", "/workspaces/{case}/package", {}, {403}),
+    ("platform_admin", "POST", "/workspaces/{case}/package", {}, {403}),
+    ("advisor", "POST", "/workspaces/{case}/package", {}, {409}),   # the seeded case is not complete
+    ("advisor", "GET", "/packages/" + "a" * 32 + "/download", {}, {404}),
+    ("advisor", "GET", "/packages/%00/download", {}, {404}),
+    ("client", "GET", "/packages/" + "a" * 32 + "/download", {}, {403, 404}),
+    ("advisor", "POST", f"/workspaces/{10 ** 30}/close", {}, {404}),
+    ("advisor", "POST", "/workspaces/{other_case}/close", {}, {404}),
+    ("client", "POST", "/workspaces/{case}/close", {}, {403}),
+    ("advisor", "GET", f"/workspaces/{2 ** 63}/ending", {}, {404}),
+    ("advisor", "POST", f"/workspaces/{10 ** 30}/reopen", {}, {404}),
+    ("brokerage_admin", "POST", f"/clients/{10 ** 30}/erase", {"data": {"confirm_email": "x"}}, {404}),
+    ("brokerage_admin", "POST", "/clients/{client}/erase", {"data": {"confirm_email": "wrong@hostile.example"}},
+     {400}),
+    ("brokerage_admin", "POST", "/clients/{client}/erase", {"data": {"confirm_email": "\x00" * 5000}}, {400}),
+    ("brokerage_admin", "POST", "/clients/{advisor}/erase", {"data": {"confirm_email": "advisor@hostile.example"}},
+     {404}),
+    ("brokerage_admin", "POST", "/clients/{other_advisor}/erase",
+     {"data": {"confirm_email": "other_advisor@hostile.example"}}, {404}),
+    ("advisor", "POST", "/clients/{client}/erase", {"data": {"confirm_email": "client@hostile.example"}}, {403}),
+    ("platform_admin", "POST", "/clients/{client}/erase", {"data": {"confirm_email": "client@hostile.example"}},
+     {403}),
+    ("anonymous", "GET", "/notifications/unsubscribe/" + "A" * 5000, {}, {404}),
+    ("anonymous", "POST", "/notifications/unsubscribe/%00", {}, {404}),
+    ("anonymous", "GET", "/notifications/unsubscribe/WzEsImFkdmlzb3JfZGlnZXN0Il0.forged", {}, {404}),
+    ("client", "POST", "/notifications/settings", {"data": {"kind": "advisor_digest"}}, {400}),
+    ("client", "POST", "/notifications/settings", {"data": {"kind": "\x00" * 300}}, {400}),
 ]
 
 
@@ -357,7 +401,9 @@ def test_each_input_the_probe_found_is_a_4xx_that_writes_nothing(hostile, role, 
                                                                  allowed):
     client = hostile.clients[role]
     headers = {"X-CSRFToken": client.csrf} if client.csrf and method != "GET" else {}
-    path = path.format(doc=hostile.documents[0], case=hostile.workspaces[0])
+    path = path.format(doc=hostile.documents[0], case=hostile.workspaces[0], other_case=hostile.workspaces[1],
+                       client=hostile.users["client"], advisor=hostile.users["advisor"],
+                       other_advisor=hostile.users["other_advisor"])
     if "data" in request_kwargs and "file" in request_kwargs["data"]:
         request_kwargs = {"data": dict(request_kwargs["data"], file=(BytesIO(request_kwargs["data"]["file"]), "a.pdf"))}
     before = _row_counts(hostile.app)
