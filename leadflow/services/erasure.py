@@ -19,7 +19,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from leadflow import errors
+from leadflow import errors, scoping
 from leadflow.billing import service as billing
 from leadflow.domain import audience
 from leadflow.domain.audience import Role
@@ -118,9 +118,9 @@ def erase_case(session: Session, ports: Ports, workspace_id: int, *, admin: User
     `admin` None is the retention sweep. Commits. Raises NotAllowed, NotFound."""
     if admin is not None and not audience.may_erase(admin.role):
         raise NotAllowed("Only the brokerage admin erases cases.")
-    query = select(Workspace).where(Workspace.id == workspace_id)
-    if admin is not None:
-        query = query.where(Workspace.brokerage_id == admin.brokerage_id)
+    # The retention sweep works across brokerages; an admin only in theirs.
+    query = (select(Workspace) if admin is None else scoping.in_brokerage(Workspace, admin.brokerage_id))
+    query = query.where(Workspace.id == workspace_id)
     case = session.scalar(query)
     if case is None:
         raise NotFound("There is no such case.")
@@ -154,8 +154,8 @@ def erasable_client(session: Session, user: User, client_id: int) -> User:
     """The client the user may erase. Raises NotAllowed, NotFound (not a client of their brokerage)."""
     if not audience.may_erase(user.role):
         raise NotAllowed("Only the brokerage admin erases clients.")
-    client = session.scalar(select(User).where(User.id == client_id, User.brokerage_id == user.brokerage_id,
-                                               User.role == Role.CLIENT.value))
+    client = session.scalar(scoping.in_brokerage(User, user.brokerage_id).where(User.id == client_id,
+                                                                                User.role == Role.CLIENT.value))
     if client is None:
         raise NotFound("There is no such client.")
     return client
@@ -310,8 +310,7 @@ def case_for_staff(session: Session, user: User, workspace_id: int) -> Workspace
     """The case, for a user who may close it. Raises NotAllowed, NotFound (another brokerage's)."""
     if not audience.may_close_case(user.role):
         raise NotAllowed("Only the brokerage's advisors and admins close cases.")
-    case = session.scalar(select(Workspace).where(Workspace.id == workspace_id,
-                                                  Workspace.brokerage_id == user.brokerage_id))
+    case = session.scalar(scoping.in_brokerage(Workspace, user.brokerage_id).where(Workspace.id == workspace_id))
     if case is None:
         raise NotFound("There is no such case.")
     return case

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from leadflow import errors
+from leadflow import errors, scoping
 from leadflow.domain import audience, document_types
 from leadflow.domain.checklist import ITEMS
 from leadflow.domain.packages import CaseIncomplete, chosen_documents, file_name, incomplete_items
@@ -92,8 +92,7 @@ def send_build(ports: Ports, package_id: str, brokerage_id: int) -> bool:
 def build(session: Session, ports: Ports, package_id: str, brokerage_id: int) -> str:
     """Build the package: safe to run twice (a package no longer building is left alone). Storage
     errors propagate (the actor retries, then `fail` marks it failed). Returns the outcome."""
-    package = session.scalar(select(LenderPackage).where(
-        LenderPackage.id == package_id, LenderPackage.brokerage_id == brokerage_id))
+    package = session.scalar(scoping.in_brokerage(LenderPackage, brokerage_id).where(LenderPackage.id == package_id))
     if package is None or package.status != BUILDING:
         return "nothing to do"
     workspace = session.get(Workspace, package.workspace_id)
@@ -160,9 +159,8 @@ def download_url(session: Session, ports: Ports, user: User, package_id: str) ->
     NotFound (also for a package still building, failed or of another brokerage)."""
     if not audience.may_build_package(user.role):
         raise NotAllowed("Only the brokerage's advisors and admins download lender packages.")
-    package = session.scalar(select(LenderPackage).where(
-        LenderPackage.id == package_id, LenderPackage.brokerage_id == user.brokerage_id,
-        LenderPackage.status == READY))
+    package = session.scalar(scoping.in_brokerage(LenderPackage, user.brokerage_id).where(
+        LenderPackage.id == package_id, LenderPackage.status == READY))
     if package is None or not package.storage_key:
         raise NotFound("There is no such package, or it is not ready.")
     if ports.storage.head(package.storage_key) is None:
@@ -193,8 +191,7 @@ def current_content(session: Session, ports: Ports, document: Document) -> dict:
 def _workspace(session: Session, user: User, workspace_id: int) -> Workspace:
     if not audience.may_build_package(user.role):
         raise NotAllowed("Only the brokerage's advisors and admins build lender packages.")
-    workspace = session.scalar(select(Workspace).where(Workspace.id == workspace_id,
-                                                       Workspace.brokerage_id == user.brokerage_id))
+    workspace = session.scalar(scoping.in_brokerage(Workspace, user.brokerage_id).where(Workspace.id == workspace_id))
     if workspace is None:
         raise NotFound("There is no such case.")
     return workspace

@@ -6,9 +6,8 @@ from flask_login import current_user, login_required
 
 from leadflow.errors import InvalidInput
 from leadflow.extensions import db
-from leadflow.models import Workspace
 from leadflow.ports import current_ports
-from leadflow.services import erasure, packages
+from leadflow.services import erasure, packages, views
 from leadflow.web.params import MAX_INT, is_document_id
 
 bp = Blueprint("packages", __name__)
@@ -73,7 +72,8 @@ def erase_client(client_id):
             documents=record.removed.get("documents", 0), files=record.removed.get("files", 0)), "ok")
     # The case may be gone with its client: then back to the dashboard.
     target = url_for("dashboard.index")
-    if workspace_id.isdigit() and 0 < int(workspace_id) <= MAX_INT and db.session.get(Workspace, int(workspace_id)):
+    if (workspace_id.isdigit() and 0 < int(workspace_id) <= MAX_INT
+            and views.workspace_for(db.session, current_user.viewer, int(workspace_id))):
         target = url_for("cases.show", workspace_id=int(workspace_id))
     if request.headers.get("HX-Request"):
         response = make_response("", 204)
