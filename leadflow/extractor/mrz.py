@@ -247,13 +247,15 @@ TILL_WORDS = re.compile(r"\b(total|summe|mwst|vat|receipt|kassenbon|quittung|rec
                         r"|betrag|r[üu]ckgeld|gegeben)\b", re.IGNORECASE)
 
 
-def zone_text(image, text: str) -> str:
+def zone_text(image, text: str, first_page: bool = True) -> str:
     """The page's OCR `text`, with the zone read from `image` appended when the text's own zone is
-    missing or fails its check digits and the picture yields a better one."""
+    missing or fails its check digits and the picture yields a better one. On a later page of a
+    document only a zone or an ID's words make the search worth it: a short closing page of a
+    letter reads as little as a turned photo does."""
     found = find_mrz(text)
     if found is not None and found.valid and not _doubtful_names(found):
         return text
-    if not _worth_looking(text, found):
+    if not _worth_looking(text, found, debris=first_page):
         return text
     better = read_zone(image, found)
     if better is None or better.lines == (found.lines if found else None):
@@ -377,7 +379,7 @@ def text_angles(grey, near_level: bool = False, ink=None) -> list[float]:
     return [max((c + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a)) for c in coarse]
 
 
-def _worth_looking(text: str, found: MRZ | None) -> bool:
+def _worth_looking(text: str, found: MRZ | None, debris: bool = True) -> bool:
     if found is not None or "<<" in text or ">>" in text:  # '>>': fillers seen upside down
         return True
     words = len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text))
@@ -385,6 +387,8 @@ def _worth_looking(text: str, found: MRZ | None) -> bool:
         return False  # a page of prose and figures that OCR read well: a payslip, not a card
     if ID_WORDS.search(text):
         return True
+    if not debris:
+        return False
     # Debris: a turned photo reads as a few stray letters. A short till slip also has few words,
     # but its prices and date read well, or at least its till words do (a photographed slip's
     # small price column may not).

@@ -110,7 +110,8 @@ def read_pdf(data: bytes) -> Reading:
                         if ocr_pages > MAX_OCR_PAGES:
                             raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
                         seen = one_column_if_better(image, ocr.ocr_page(image))
-                        text = mrz.zone_text(image, normalize_text(seen.text))  # a scanned ID's zone
+                        # A scanned ID's zone; a turned photo's debris only counts on page 1.
+                        text = mrz.zone_text(image, normalize_text(seen.text), first_page=index == 0)
                         method, words = "ocr", seen.words(index + 1)
                 pages.append(Page(number=index + 1, text=text, method=method, words=words))
             attachments = _attachments(reader)

@@ -160,3 +160,12 @@ def test_a_card_whose_sheet_edges_stand_out_more_than_its_lines_is_levelled_by_i
     fields = parse_fields(read_document(doc.data).text)
     assert (fields["mrz_valid"], fields["document_number"], fields["surname"]) == (
         True, doc.fields["document_number"], doc.fields["surname"])
+
+
+def test_a_short_later_page_of_a_letter_is_not_searched_for_a_zone_but_a_first_page_of_debris_is():
+    short = "Seite 2\nErläuterungen\nDer Bescheid ist vorläufig\n"
+    assert mrz._worth_looking(short, None, debris=False) is False
+    assert mrz._worth_looking(short, None, debris=True) is True  # on page 1 it may be a turned photo
+    # A zone read, or an ID's words, make any page worth the search.
+    assert mrz._worth_looking("Aufenthaltstitel\nSeite 2", None, debris=False) is True
+    assert mrz._worth_looking("IDD<<T22000129<<<<<<<<<<<<<<<", None, debris=False) is True
