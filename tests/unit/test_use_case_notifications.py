@@ -42,6 +42,23 @@ def test_a_rejected_document_is_told_to_its_client_once_in_their_language_with_t
     assert notifications.document_rejected(world.session, world.ports, document_id, world.other_brokerage.id) == 0
 
 
+def test_names_and_titles_cannot_add_headers_or_markup_to_an_email(world, mails):
+    world.client.name = "Eve\r\nBcc: everyone@evil.example"
+    world.session.commit()
+    document_id = world.document(status=Status.REJECTED, notes=[REASON])
+    world.session.get(Document, document_id).title = "Pay\r\nBcc: boss@evil.example\r\n\r\n<script>x()</script>"
+    world.session.commit()
+
+    assert notifications.document_rejected(world.session, world.ports, document_id, world.brokerage.id) == 1
+    [mail] = mails()
+    assert "\n" not in mail.subject and "\r" not in mail.subject
+    message = mail.message("LeadFlow <no-reply@leadflow.test>")
+    head = message.as_string().split("\n\n", 1)[0]
+    assert "Bcc" not in message and "\nBcc:" not in head
+    assert message["To"] == "client@example.test"
+    assert "<script>" not in mail.html and "&lt;script&gt;" in mail.html
+
+
 def test_no_rejection_email_for_a_failure_of_ours_a_document_not_rejected_or_a_client_who_opted_out(world, mails):
     ours = world.document(status=Status.REJECTED, rejection_code="SYSTEM_RETRIES_EXHAUSTED")
     verified = world.document(status=Status.VERIFIED)
