@@ -107,8 +107,12 @@ def facts(session: Session, ports: Ports, workspace: Workspace) -> CaseFacts:
     return CaseFacts(documents, ports.clock.now().date(), getattr(workspace, "planned_payout_date", None))
 
 
-def current_content(session: Session, ports: Ports, document: Document) -> dict:
-    """The document's current content; empty when it has none or storage cannot give it now."""
+def current_content(session: Session, ports: Ports, document: Document,
+                    unreadable: tuple[type[Exception], ...] = (StorageError, ValueError)) -> dict:
+    """The document's current content version (corrections included); empty when it has none or it
+    is `unreadable` now: the checks then see fewer facts (a check says "not checked") rather than
+    failing the page. A lender package passes only ObjectMissing, so that storage being down
+    fails its build (the actor tries again) instead of packing a document without its data."""
     version = session.scalar(select(DocumentVersion).where(
         DocumentVersion.document_id == document.id, DocumentVersion.part == "content")
         .order_by(DocumentVersion.number.desc()).limit(1))
@@ -116,9 +120,8 @@ def current_content(session: Session, ports: Ports, document: Document) -> dict:
         return {}
     try:
         content = json.loads(ports.storage.get(version.storage_key))
-    except (StorageError, ValueError) as exc:
-        # The checks then see fewer facts (a check says "not checked") rather than failing the page.
-        log.warning("content of document %s not readable for the case checks: %s", document.id, exc)
+    except unreadable as exc:
+        log.warning("content of document %s not readable: %s", document.id, exc)
         return {}
     return content if isinstance(content, dict) else {}
 

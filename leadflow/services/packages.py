@@ -19,7 +19,7 @@ from leadflow import errors, scoping
 from leadflow.domain import audience, document_types
 from leadflow.domain.checklist import ITEMS
 from leadflow.domain.packages import CaseIncomplete, chosen_documents, file_name, incomplete_items
-from leadflow.models import Brokerage, Document, DocumentVersion, LenderPackage, User, Workspace, WorkspaceMember
+from leadflow.models import Brokerage, Document, LenderPackage, User, Workspace, WorkspaceMember
 from leadflow.ports import Ports
 from leadflow.services import case_file, checklist, cover_sheet
 from leadflow.storage.base import ObjectMissing
@@ -113,7 +113,7 @@ def build(session: Session, ports: Ports, package_id: str, brokerage_id: int) ->
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for position, (item_key, document_id) in enumerate(chosen, start=1):
             document = documents[document_id]
-            content = current_content(session, ports, document)
+            content = case_file.current_content(session, ports, document, unreadable=(ObjectMissing,))
             name = file_name(position, document.document_type or document.kind,
                              content.get("fields") if isinstance(content.get("fields"), dict) else {},
                              document.filename)
@@ -170,20 +170,6 @@ def download_url(session: Session, ports: Ports, user: User, package_id: str) ->
 
 def package_key(brokerage_id: int, workspace_id: int, package_id: str) -> str:
     return f"brokerages/{brokerage_id}/workspaces/{workspace_id}/packages/{package_id}.zip"
-
-
-def current_content(session: Session, ports: Ports, document: Document) -> dict:
-    """The document's current content version (corrections included); empty when it has none."""
-    version = session.scalar(select(DocumentVersion).where(
-        DocumentVersion.document_id == document.id, DocumentVersion.part == "content")
-        .order_by(DocumentVersion.number.desc()).limit(1))
-    if version is None:
-        return {}
-    try:
-        content = json.loads(ports.storage.get(version.storage_key))
-    except ObjectMissing:
-        return {}
-    return content if isinstance(content, dict) else {}
 
 
 # --- helpers -------------------------------------------------------------------------------------

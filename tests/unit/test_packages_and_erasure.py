@@ -169,6 +169,29 @@ def test_a_build_of_a_case_that_lost_a_document_fails_and_says_why(world):
             world.session.get(LenderPackage, package.id).error) == ("failed", "case_incomplete")
 
 
+def test_a_build_that_cannot_read_a_documents_data_now_raises_for_a_retry_and_packs_nothing(world, monkeypatch):
+    from leadflow.storage.base import StorageError
+    _complete_case(world)
+    package = packages.request(world.session, world.ports, world.advisor, world.case.id)
+    real_get = world.storage.get
+
+    def flaky(key):
+        if "/content/" in key:
+            raise StorageError("storage timed out (fake)")
+        return real_get(key)
+    monkeypatch.setattr(world.storage, "get", flaky)
+    # The case page reads around it (a check says "not checked"); the package does not go without the data.
+    with pytest.raises(StorageError):
+        packages.build(world.session, world.ports, package.id, world.brokerage.id)
+    world.session.rollback()
+    world.session.expire_all()
+    assert world.session.get(LenderPackage, package.id).status == "building"
+    assert not [k for k in world.storage.objects if "/packages/" in k]
+
+    monkeypatch.setattr(world.storage, "get", real_get)
+    assert packages.build(world.session, world.ports, package.id, world.brokerage.id) == "ready"
+
+
 def test_a_build_whose_retries_are_spent_is_marked_failed_once_and_can_be_asked_for_again(world):
     _complete_case(world)
     package = packages.request(world.session, world.ports, world.advisor, world.case.id)
