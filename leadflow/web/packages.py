@@ -4,6 +4,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from leadflow.domain.checklist import ITEMS
 from leadflow.errors import InvalidInput
 from leadflow.extensions import db
 from leadflow.ports import current_ports
@@ -25,7 +26,10 @@ def build(workspace_id):
     try:
         packages.request(db.session, current_ports(), current_user, workspace_id)
     except packages.Incomplete as error:
-        return _panel(workspace_id, error=error.message, status=error.status)
+        # Named as the case page's checklist names them (in the brokerage's words, German beside).
+        names = ", ".join(f"{item.en} ({item.de})" for item in ITEMS if item.key in error.items)
+        return _panel(workspace_id, error=_("The case is not complete yet: %(items)s.", items=names),
+                      status=error.status)
     return _panel(workspace_id, status=202)
 
 

@@ -114,6 +114,16 @@ def test_an_incomplete_case_a_client_and_another_brokerages_advisor_get_no_packa
     incomplete = post(advisor, f"/workspaces/{world.workspace_a}/package")
     assert incomplete.status_code == 409
     assert "Last tax assessment" in incomplete.get_data(as_text=True)
+    # In the advisor's language, as the rest of the panel.
+    from leadflow.extensions import db
+    from leadflow.models import User
+    with app.app_context():
+        db.session.get(User, world.advisor_a.user_id).language = "de"
+        db.session.commit()
+        db.session.remove()
+    german = post(signed_in(app, world.advisor_a), f"/workspaces/{world.workspace_a}/package")
+    assert german.status_code == 409
+    assert "Der Fall ist noch nicht vollständig: Last tax assessment" in german.get_data(as_text=True)
     assert 'data-testid="package-blocked"' in advisor.get(f"/workspaces/{world.workspace_a}/package").get_data(as_text=True)
     assert _packages(app) == []
 
