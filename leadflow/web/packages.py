@@ -70,7 +70,7 @@ def erase_client(client_id):
     workspace_id = request.form.get("workspace_id", "")
     client = erasure.erasable_client(db.session, current_user, client_id)
     if not typed or typed != client.email.lower():
-        raise InvalidInput("Type the client's email address to confirm the erasure.", code="confirmation_needed")
+        raise InvalidInput(_("Type the client's email address to confirm the erasure."), code="confirmation_needed")
     record = erasure.erase_client(db.session, current_ports(), current_user, client_id)
     flash(_("The client was erased: %(documents)s documents and %(files)s files.",
             documents=record.removed.get("documents", 0), files=record.removed.get("files", 0)), "ok")
