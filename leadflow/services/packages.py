@@ -74,6 +74,9 @@ def request(session: Session, ports: Ports, user: User, workspace_id: int) -> Le
     missing = incomplete_items(states)
     if missing:
         raise Incomplete(missing)
+    # Two clicks at once must not both find no package building and make two: the second waits
+    # on the case's row until the first committed its package, then finds it.
+    session.execute(select(Workspace.id).where(Workspace.id == workspace.id).with_for_update())
     package = session.scalar(select(LenderPackage).where(
         LenderPackage.workspace_id == workspace.id, LenderPackage.status == BUILDING))
     if package is None:

@@ -6,6 +6,7 @@ another brokerage's advisor get a 4xx and nothing is built."""
 import io
 import json
 import re
+import threading
 import zipfile
 
 import pypdf
@@ -147,3 +148,47 @@ def test_an_incomplete_case_a_client_and_another_brokerages_advisor_get_no_packa
     # The API answers the same way, as JSON.
     assert world.advisor_b.api.post(f"/workspaces/{world.workspace_a}/package",
                                     headers={"Accept": "application/json"}).status_code == 404
+
+
+def test_two_clicks_at_once_ask_for_one_package(app, world):
+    """The first click holds the case between finding no package building and adding its own;
+    the second, meanwhile, waits for it and then takes that package rather than making another."""
+    from sqlalchemy import select, text
+
+    from leadflow.extensions import db
+    from leadflow.models import LenderPackage, User, Workspace
+    from leadflow.ports import current_ports
+    from leadflow.services import packages
+    seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id)
+    second: dict = {}
+
+    def click():
+        with app.app_context():
+            user = db.session.get(User, world.advisor_a.user_id)
+            second["id"] = packages.request(db.session, current_ports(), user, world.workspace_a).id
+            db.session.remove()
+
+    def waiting_on_a_lock() -> int:
+        with db.engine.connect() as connection:
+            return connection.execute(text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                           "AND datname = current_database()")).scalar()
+
+    with app.app_context():
+        db.session.execute(select(Workspace.id).where(Workspace.id == world.workspace_a).with_for_update())
+        thread = threading.Thread(target=click)
+        thread.start()
+        try:
+            wait_until(lambda: waiting_on_a_lock() >= 1, timeout=20, message="the second click to wait for the first")
+            first = LenderPackage(brokerage_id=world.brokerage_a, workspace_id=world.workspace_a,
+                                  requested_by_id=world.advisor_a.user_id, status="building")
+            db.session.add(first)
+            db.session.commit()
+            first_id = first.id
+        finally:
+            db.session.rollback()
+            thread.join(30)
+            db.session.remove()
+    assert second["id"] == first_id
+    assert [p[0] for p in _packages(app)] == [first_id]
+    wait_until(lambda: all(status != "building" for _, status, _ in _packages(app)), timeout=60,
+               message="the package's build to finish")
