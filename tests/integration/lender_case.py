@@ -82,6 +82,18 @@ class LiveHostClient(FlaskClient):
         return super().session_transaction(*args, **kwargs)
 
 
+def update_user(app, user_id: int, **values) -> None:
+    """Set columns of a user's row (their name, their language) and commit."""
+    from leadflow.extensions import db
+    from leadflow.models import User
+    with app.app_context():
+        user = db.session.get(User, user_id)
+        for name, value in values.items():
+            setattr(user, name, value)
+        db.session.commit()
+        db.session.remove()
+
+
 def signed_in(app, person):
     """A Flask test client with the person's browser session (no password round trip)."""
     client = LiveHostClient(app, app.response_class, use_cookies=True)

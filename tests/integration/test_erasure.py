@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from tests.conftest import SAMPLES
-from tests.integration.lender_case import post, seed_complete_case, signed_in
+from tests.integration.lender_case import post, seed_complete_case, signed_in, update_user
 from tests.plugins.live import TODAY, wait_until
 
 NAME = "Zofia Wróblewska-Kowalczyk"
@@ -124,15 +124,6 @@ def _exists(app, model, key) -> bool:
     return found
 
 
-def _set_language(app, user_id, language):
-    from leadflow.extensions import db
-    from leadflow.models import User
-    with app.app_context():
-        db.session.get(User, user_id).language = language
-        db.session.commit()
-        db.session.remove()
-
-
 # --- the tests -----------------------------------------------------------------------------------
 
 def test_an_erased_client_leaves_nothing_in_the_database_or_storage(app, world):
@@ -174,10 +165,10 @@ def test_an_erased_client_leaves_nothing_in_the_database_or_storage(app, world):
     assert post(signed_in(app, world.admin_b), erase, {"confirm_email": EMAIL}).status_code == 404
     admin = signed_in(app, world.admin_a)
     assert post(admin, erase, {"confirm_email": "someone@else.example"}).status_code == 400
-    _set_language(app, world.admin_a.user_id, "de")
+    update_user(app, world.admin_a.user_id, language="de")
     mistyped = post(signed_in(app, world.admin_a), erase, {"confirm_email": ""})
     assert mistyped.status_code == 400 and "um die Löschung zu bestätigen" in mistyped.get_data(as_text=True)
-    _set_language(app, world.admin_a.user_id, "en")
+    update_user(app, world.admin_a.user_id, language="en")
     assert post(admin, f"/clients/{world.advisor_a.user_id}/erase", {"confirm_email": "advisor@a.example"}).status_code == 404
     assert _exists(app, User, world.client_a.user_id) and _erasure_records(app) == []
 

@@ -12,7 +12,7 @@ import zipfile
 import pypdf
 import requests
 
-from tests.integration.lender_case import post, seed_complete_case, signed_in
+from tests.integration.lender_case import post, seed_complete_case, signed_in, update_user
 from tests.plugins.live import wait_until
 
 STATUS = re.compile(r'data-testid="package-status" data-status="(\w+)"')
@@ -28,17 +28,8 @@ def _packages(app):
     return rows
 
 
-def _name_client(app, user_id, name):
-    from leadflow.extensions import db
-    from leadflow.models import User
-    with app.app_context():
-        db.session.get(User, user_id).name = name
-        db.session.commit()
-        db.session.remove()
-
-
 def test_a_complete_cases_package_holds_its_documents_a_cover_sheet_and_the_extracted_data(app, world):
-    _name_client(app, world.client_a.user_id, "Rahul Mustermann")
+    update_user(app, world.client_a.user_id, name="Rahul Mustermann")
     seeded = seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id)
     advisor = signed_in(app, world.advisor_a)
 
@@ -116,12 +107,7 @@ def test_an_incomplete_case_a_client_and_another_brokerages_advisor_get_no_packa
     assert incomplete.status_code == 409
     assert "Last tax assessment" in incomplete.get_data(as_text=True)
     # In the advisor's language, as the rest of the panel.
-    from leadflow.extensions import db
-    from leadflow.models import User
-    with app.app_context():
-        db.session.get(User, world.advisor_a.user_id).language = "de"
-        db.session.commit()
-        db.session.remove()
+    update_user(app, world.advisor_a.user_id, language="de")
     german = post(signed_in(app, world.advisor_a), f"/workspaces/{world.workspace_a}/package")
     assert german.status_code == 409
     assert "Der Fall ist noch nicht vollständig: Last tax assessment" in german.get_data(as_text=True)
