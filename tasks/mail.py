@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 # An SMTP server down for a while: tried again for about a day (backoff doubling to an hour).
 @_actor("send-mail", max_retries=30, min_backoff=30_000, max_backoff=3_600_000, throws=(MailRefused,))
 def send_mail(message: dict):
-    notifications.deliver(current_ports(), message)
+    notifications.deliver(db.session, current_ports(), message)
 
 
 @_actor("mail-document-rejected", max_retries=5, min_backoff=5_000, max_backoff=300_000)

@@ -193,10 +193,17 @@ def advisor_digest(session: Session, ports: Ports, user_id: int) -> int:
     return 1
 
 
-def deliver(ports: Ports, message: dict) -> None:
-    """Hand a queued email to the transport (the send-mail actor's one call). Raises
+def deliver(session: Session, ports: Ports, message: dict) -> bool:
+    """Hand a queued email to the transport (the send-mail actor's one call); False, and nothing
+    sent, when its recipient is no user any more: a client erased while their email waited in the
+    queue (an SMTP server down retries it for a day) must not be written to afterwards. Raises
     leadflow.mail.MailUnavailable (try again) or MailRefused (don't)."""
-    ports.mail.send(Mail.from_dict(message))
+    mail = Mail.from_dict(message)
+    if session.scalar(select(User.id).where(func.lower(User.email) == mail.to.strip().lower()).limit(1)) is None:
+        log.info("a queued %s email was dropped: its recipient was erased", mail.headers.get("X-LeadFlow-Kind"))
+        return False
+    ports.mail.send(mail)
+    return True
 
 
 # --- preferences ---------------------------------------------------------------------------------

@@ -155,17 +155,20 @@ def test_the_advisor_digest_goes_to_the_staff_of_the_brokerage_whose_case_change
     assert len(inbox.messages) == 3, "one digest a day"
 
 
-def test_the_embedded_default_writes_each_email_as_an_eml_file(app, live, tmp_path):
+def test_the_embedded_default_writes_each_email_as_an_eml_file(app, world, live, tmp_path):
     mailer = app.extensions["leadflow"].mail
     assert isinstance(mailer, FileMailer), "no MAIL_SERVER: the embedded default"
     before = set(mailer.directory.glob("*.eml"))
     sent = app.extensions["leadflow"].jobs.send("send-mail", Mail(
-        to="someone@example.test", subject="Grüße", text="Hallo\n", html="<p>Hallo</p>").as_dict())
+        to="client@a.example", subject="Grüße", text="Hallo\n", html="<p>Hallo</p>").as_dict())
     assert sent
+    # An email to someone who is no user (any more: erased while it waited) is dropped, not written.
+    assert app.extensions["leadflow"].jobs.send("send-mail", Mail(
+        to="erased@example.test", subject="s", text="t", html="<p>t</p>").as_dict())
     live.drain()
     [written] = set(mailer.directory.glob("*.eml")) - before
     message = email.message_from_bytes(written.read_bytes(), policy=policy.default)
-    assert message["To"] == "someone@example.test" and message["Subject"] == "Grüße"
+    assert message["To"] == "client@a.example" and message["Subject"] == "Grüße"
     assert message.get_body(("plain",)).get_content() == "Hallo\n"
     assert message.get_body(("html",)).get_content().strip() == "<p>Hallo</p>"
 

@@ -181,12 +181,21 @@ def test_preferences_keep_only_the_users_own_kinds(world, mails):
 def test_a_queued_email_reaches_the_transport_and_an_unreachable_one_raises_for_a_retry(world):
     from leadflow.mail import MailUnavailable
     world.ports.mail = FakeMail()
-    message = Mail(to="a@example.test", subject="s", text="t", html="<p>t</p>").as_dict()
-    notifications.deliver(world.ports, message)
-    assert [m.to for m in world.ports.mail.sent] == ["a@example.test"]
+    message = Mail(to="Client@Example.test", subject="s", text="t", html="<p>t</p>").as_dict()
+    assert notifications.deliver(world.session, world.ports, message)
+    assert [m.to for m in world.ports.mail.sent] == ["Client@Example.test"]
     world.ports.mail.down = True
     with pytest.raises(MailUnavailable):
-        notifications.deliver(world.ports, message)
+        notifications.deliver(world.session, world.ports, message)
+
+
+def test_an_email_still_queued_when_its_recipient_is_erased_is_not_sent(world):
+    from leadflow.services import erasure
+    world.ports.mail = FakeMail()
+    message = Mail(to="client@example.test", subject="s", text="t", html="<p>t</p>").as_dict()
+    erasure.erase_client(world.session, world.ports, world.broker_admin, world.client.id)
+    assert notifications.deliver(world.session, world.ports, message) is False
+    assert world.ports.mail.sent == []
 
 
 def test_the_daily_sweeps_walk_every_due_case_and_advisor_in_batches(world, mails):
