@@ -1,6 +1,8 @@
 """An email LeadFlow sends (one person, text and HTML), and what a transport may answer."""
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from email.errors import HeaderParseError
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
@@ -37,7 +39,12 @@ class Mail:
         """The MIME message: multipart/alternative, text first (what a mail client shows last wins)."""
         message = EmailMessage()
         message["From"] = sender
-        message["To"] = self.to
+        # One person's address, never a list: a stored address with a comma or a display name must
+        # not turn one email into several.
+        try:
+            message["To"] = Address(addr_spec=self.to.strip())
+        except (ValueError, IndexError, HeaderParseError) as exc:
+            raise MailRefused("the recipient is not one email address") from exc
         message["Subject"] = self.subject
         message["Date"] = formatdate(localtime=False, usegmt=True)
         message["Message-ID"] = make_msgid(domain=_domain(sender))

@@ -189,6 +189,13 @@ def test_a_queued_email_reaches_the_transport_and_an_unreachable_one_raises_for_
         notifications.deliver(world.session, world.ports, message)
 
 
+@pytest.mark.parametrize("to", ["a@b.example, c@d.example", "Eve <e@x.example>", "a@b.example\r\nBcc: x@y.example", ""])
+def test_an_email_goes_to_one_address_or_is_refused_for_good(to):
+    from leadflow.mail import MailRefused
+    with pytest.raises(MailRefused):
+        Mail(to=to, subject="s", text="t", html="<p>t</p>").message("LeadFlow <no-reply@leadflow.test>")
+
+
 def test_an_email_still_queued_when_its_recipient_is_erased_is_not_sent(world):
     from leadflow.services import erasure
     world.ports.mail = FakeMail()
