@@ -63,17 +63,19 @@ def set_planned_payout(session: Session, workspace: Workspace, day: date | None)
 
 
 def mark_stale(session: Session, ports: Ports, today: date, batch: int) -> list[str]:
-    """Find VERIFIED payslips and bank statements of cases that have aged out today and are not yet
+    """Find VERIFIED payslips and bank statements of open cases that have aged out today and are not yet
     marked; mark each with a `went_stale` audit row (the checklist then wants a newer one, and the
     case page shows why) and push it, so open pages re-read their case. At most `batch` are marked
     per run, oldest verdicts first through the (status, status_changed_at) index. Returns their ids."""
     marked = select(AuditEntry.id).where(AuditEntry.document_id == Document.id, AuditEntry.action == WENT_STALE)
+    # A closed case waits for its erasure: its documents age without anyone asked for newer ones.
+    open_cases = select(Workspace.id).where(Workspace.closed_at.is_(None))
     moved: list[str] = []
     after = None
     while len(moved) < batch:
         query = (select(Document).where(Document.status == Status.VERIFIED.value,
                                         Document.document_type.in_(AGING_TYPES),
-                                        Document.workspace_id.isnot(None), ~marked.exists())
+                                        Document.workspace_id.in_(open_cases), ~marked.exists())
                  .order_by(Document.status_changed_at, Document.id).limit(batch))
         if after is not None:
             query = query.where(or_(Document.status_changed_at > after[0],

@@ -85,6 +85,20 @@ def test_the_staleness_sweep_takes_an_aged_out_payslip_off_the_checklist_once(wo
     assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 10) == 0, "marked once"
 
 
+def test_a_closed_cases_documents_do_not_go_stale_and_its_client_is_asked_for_nothing(world):
+    world.ports.settings["SECRET_KEY"] = "unit-test-secret"
+    world.extracted(fields={**PAYSLIP, "period": "2026-08"})
+    world.case.closed_at = world.clock.now()
+    world.session.commit()
+    world.clock.advance(timedelta(days=2))  # 1 December: August's payslip would be too old
+    assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 10) == 0
+    assert world.session.scalars(select(SentNotification)).all() == []
+
+    world.case.closed_at = None   # reopened: the client came back, and a newer payslip is wanted
+    world.session.commit()
+    assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 10) == 1
+
+
 def test_the_staleness_sweep_marks_at_most_one_batch(world):
     world.ports.settings["SECRET_KEY"] = "unit-test-secret"
     for period in ("2026-06", "2026-07", "2026-08"):
