@@ -41,14 +41,15 @@ def ocr_image(image) -> str:
     return ocr_page(image).text
 
 
-def ocr_page(image, psm: int = PSM) -> OcrPage:
+def ocr_page(image, psm: int = PSM, flatten: bool = False) -> OcrPage:
     """Text and word boxes of a PIL image from ONE Tesseract run: the `txt` and `tsv` renderers
     write side by side, so the boxes cost no second recognition pass."""
     binary = tesseract_path()
     if not binary:
         raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)")
     pgm = io.BytesIO()
-    image = flattened(image.convert("L"))
+    # Flattening is for a till slip's second reading only: on payslip photos it cost the figures.
+    image = flattened(image.convert("L")) if flatten else image.convert("L")
     # Greyscale PGM: lossless and written in milliseconds; PNG's compression took up to a fifth
     # of Tesseract's own time on an A4 scan. Leptonica reads it from stdin like any format.
     image.save(pgm, format="PPM")

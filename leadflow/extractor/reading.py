@@ -160,7 +160,7 @@ def one_column_if_better(image, seen: "ocr.OcrPage") -> "ocr.OcrPage":
     if (any(PRICE.search(line) for line in named) or not (named or SLIP.search(seen.text))
             or len(re.findall(r"[^\W\d_]{2,}", seen.text)) > SLIP_WORDS):
         return seen
-    again = ocr.ocr_page(image, psm=ocr.SINGLE_BLOCK)
+    again = ocr.ocr_page(image, psm=ocr.SINGLE_BLOCK, flatten=True)
     if any(PAID.search(line) and PRICE.search(line) for line in again.text.splitlines()):
         return again
     return seen

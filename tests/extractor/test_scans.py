@@ -119,7 +119,7 @@ def _page(text: str) -> ocr.OcrPage:
 def test_a_slip_whose_paid_line_lost_its_amount_is_read_again_as_one_block(monkeypatch):
     from leadflow.extractor import reading
     runs = []
-    monkeypatch.setattr(ocr, "ocr_page", lambda image, psm=3: runs.append(psm) or _page("Gesant EUR 47,59\nKartenzahlung EUR 47,59"))
+    monkeypatch.setattr(ocr, "ocr_page", lambda image, psm=3, flatten=False: runs.append(psm) or _page("Gesant EUR 47,59\nKartenzahlung EUR 47,59"))
     first = _page("Stern Apotheke\nKassenbon Nr: 47868\nGesamt\nKartenzahlung\n")
     assert reading.one_column_if_better(None, first).text.startswith("Gesant EUR 47,59")
     assert runs == [ocr.SINGLE_BLOCK]
@@ -130,7 +130,7 @@ def test_a_slip_whose_paid_line_lost_its_amount_is_read_again_as_one_block(monke
 def test_a_second_reading_without_a_paid_amount_is_not_kept_and_good_pages_cost_no_second_run(monkeypatch):
     from leadflow.extractor import reading
     runs = []
-    monkeypatch.setattr(ocr, "ocr_page", lambda image, psm=3: runs.append(psm) or _page("Gesamt\nnoise"))
+    monkeypatch.setattr(ocr, "ocr_page", lambda image, psm=3, flatten=False: runs.append(psm) or _page("Gesamt\nnoise"))
     first = _page("Stern Apotheke\nGesamt\nKartenzahlung\n")
     assert reading.one_column_if_better(None, first) is first  # tried once, nothing better
     assert len(runs) == 1
