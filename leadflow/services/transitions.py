@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import func, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
 from leadflow import metrics, outbox
@@ -34,12 +35,14 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
         .where(Document.id == document_id, Document.status == source.value)
         .values(**values)
         .returning(Document.brokerage_id, Document.title, Document.verification_notes, Document.created_at,
-                   Document.verified_at)
+                   Document.verified_at, Document.current_job_id)
         .execution_options(synchronize_session=False)
     ).first()
     if row is None:
         return False
-    _expire_loaded(session, Document, document_id, values)
+    # The row as the update found it (locked): a loaded copy read before may hold another
+    # worker's earlier job id, and the caller decides from it which job to submit.
+    _expire_loaded(session, Document, document_id, values, fresh={"current_job_id": row.current_job_id})
     counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
     session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
@@ -102,9 +105,13 @@ def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fiel
     return moved
 
 
-def _expire_loaded(session: Session, model, row_id: str, values) -> None:
+def _expire_loaded(session: Session, model, row_id: str, values, fresh: dict | None = None) -> None:
     # The UPDATE bypassed the ORM; what it wrote of a row already loaded must be read again.
-    # Only that: the rest of the row stays as loaded (one statement fewer per later read).
+    # Only that, and what it returned is set as read: the rest of the row stays as loaded
+    # (one statement fewer per later read).
     loaded = session.identity_map.get(identity_key(model, row_id))
     if loaded is not None:
         session.expire(loaded, list(values))
+        for name, value in (fresh or {}).items():
+            if name not in values:
+                set_committed_value(loaded, name, value)

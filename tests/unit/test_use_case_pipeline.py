@@ -309,3 +309,18 @@ def test_a_transactions_status_moves_are_counted_once_at_its_commit_and_forgotte
     world.session.commit()
     assert (world.count(Status.REJECTED), world.count(Status.VERIFIED)) == (0, 1), \
         "a move in a savepoint is kept with it, and taken back with it"
+
+
+def test_a_claim_sees_the_job_another_worker_left_on_the_document_meanwhile(world):
+    """Read, then another worker claims, makes job1, finds the reader down and hands the
+    document back: this claim must submit job1 again, not make a second job beside it."""
+    from sqlalchemy import update as sql_update
+    from leadflow.models import Document
+    from leadflow.services import transitions
+    document_id = world.document()
+    stale = world.session.get(Document, document_id)
+    assert stale.current_job_id is None
+    world.session.execute(sql_update(Document).where(Document.id == document_id).values(current_job_id="1" * 32)
+                          .execution_options(synchronize_session=False))
+    assert transitions.apply(world.session, document_id, Status.PENDING, Status.PROCESSING, action="claimed")
+    assert stale.current_job_id == "1" * 32
