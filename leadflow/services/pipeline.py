@@ -111,8 +111,13 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
                 storage_breaker.succeeded()
         if problem is not None:
             code, note = problem
+            waiting_job = document.current_job_id
             transitions.apply(session, document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
                               note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
+            if waiting_job:
+                # A scheduled retry's job (a failure of ours came first, and storage was asked
+                # only now): it will never be submitted, so it does not stay open.
+                _fail_job(session, waiting_job, f"{code.value}: the file failed its pre-check")
             outbox.commit(session)
             return Outcome.REJECTED
         return submit(session, ports, document_id, brokerage_id, mode="first", expected_pages=pages,
