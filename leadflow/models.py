@@ -117,10 +117,6 @@ class Document(db.Model):
     # page_count holds the pages) or the RejectionCode of the problem. None for files stored before
     # it was kept: the worker checks those in storage.
     precheck = db.Column(db.String(40))
-    # The pre-check's verdict, taken where the bytes were (the upload, /complete): "passed" (then
-    # page_count holds the pages) or the RejectionCode of the problem. None for files stored before
-    # it was kept: the worker checks those in storage.
-    precheck = db.Column(db.String(40))
     verification_notes = db.Column(db.JSON, nullable=False, default=list)
     rejection_code = db.Column(db.String(40))
     current_job_id = db.Column(db.String(32))
