@@ -1,11 +1,8 @@
 """A complete case built from ../shared/samples for the package and erasure tests: every checklist
 item VERIFIED, each document's original file and its extracted content (the sample's expected
-fields) in the app's storage, as the pipeline leaves them. Plus the browser-session helpers."""
+fields) in the app's storage,as the pipeline leaves them."""
 import json
-import re
 from datetime import timedelta
-
-from flask.testing import FlaskClient
 
 from tests.conftest import SAMPLES
 from tests.plugins.live import TODAY
@@ -70,18 +67,6 @@ def seed_complete_case(app, brokerage_id: int, workspace_id: int, owner_id: int,
     return made
 
 
-class LiveHostClient(FlaskClient):
-    """A test client whose requests name the live server as their host, as a browser's would."""
-
-    def open(self, *args, **kwargs):
-        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
-        return super().open(*args, **kwargs)
-
-    def session_transaction(self, *args, **kwargs):
-        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
-        return super().session_transaction(*args, **kwargs)
-
-
 def update_user(app, user_id: int, **values) -> None:
     """Set columns of a user's row (their name, their language) and commit."""
     from leadflow.extensions import db
@@ -92,24 +77,3 @@ def update_user(app, user_id: int, **values) -> None:
             setattr(user, name, value)
         db.session.commit()
         db.session.remove()
-
-
-def signed_in(app, person):
-    """A Flask test client with the person's browser session (no password round trip)."""
-    client = LiveHostClient(app, app.response_class, use_cookies=True)
-    with client.session_transaction() as session:
-        session["_user_id"] = str(person.user_id)
-        session["_fresh"] = True
-    return client
-
-
-def csrf_token(client) -> str:
-    page = client.get("/documents/none")  # any page renders the token, a 404 page too
-    return re.search(r'"X-CSRFToken": "([^"]+)"', page.get_data(as_text=True)).group(1)
-
-
-def post(client, url, data=None, htmx: bool = True):
-    headers = {"X-CSRFToken": csrf_token(client)}
-    if htmx:
-        headers["HX-Request"] = "true"
-    return client.post(url, data=data or {}, headers=headers)

@@ -13,7 +13,7 @@ from leadflow.models import SentNotification, Workspace
 from leadflow.ports import current_ports
 from leadflow.services import case_file
 from tests.conftest import SAMPLES
-from tests.integration.test_dashboard import post, signed_in
+from tests.integration.web_client import post, signed_in
 
 PERSONA = (("payslips/synthetic_payslip_A1_01.pdf", "payslip"),
            ("bank-statements/synthetic_bank_statement_A1_01.pdf", "bank_statement"),

@@ -5,9 +5,9 @@ import re
 from datetime import datetime, timedelta
 
 import pytest
-from flask.testing import FlaskClient
 
 from tests.conftest import SAMPLES
+from tests.integration.web_client import post, signed_in
 from tests.plugins.live import TODAY, wait_until
 
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
@@ -16,38 +16,6 @@ NEXT = re.compile(r'<a id="next-page"[^>]*?href="([^"]*)"[^>]*?(hidden)?>')
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-class LiveHostClient(FlaskClient):
-    """A test client whose requests name the live server as their host, as a browser's would:
-    a signed file URL made during a request (the extractor fetches it on a reprocess) must
-    point where something answers."""
-
-    def open(self, *args, **kwargs):
-        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
-        return super().open(*args, **kwargs)
-
-    def session_transaction(self, *args, **kwargs):
-        kwargs.setdefault("base_url", self.application.config["PUBLIC_BASE_URL"])
-        return super().session_transaction(*args, **kwargs)
-
-
-def signed_in(app, person):
-    """A Flask test client with the person's browser session (no password round trip)."""
-    client = LiveHostClient(app, app.response_class, use_cookies=True)
-    with client.session_transaction() as session:
-        session["_user_id"] = str(person.user_id)
-        session["_fresh"] = True
-    return client
-
-
-def csrf_token(client) -> str:
-    page = client.get("/documents/none")  # any page renders the token, a 404 page too
-    return re.search(r'"X-CSRFToken": "([^"]+)"', page.get_data(as_text=True)).group(1)
-
-
-def post(client, url, data=None):
-    return client.post(url, data=data or {}, headers={"X-CSRFToken": csrf_token(client), "HX-Request": "true"})
-
 
 def row_ids(page_html: str) -> list[str]:
     body = page_html.split('id="documents-body"', 1)[1].split("</tbody>", 1)[0]

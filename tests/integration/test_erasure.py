@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 
 from tests.conftest import SAMPLES
-from tests.integration.lender_case import post, seed_complete_case, signed_in, update_user
+from tests.integration.lender_case import seed_complete_case, update_user
+from tests.integration.web_client import post, signed_in
 from tests.plugins.live import TODAY, wait_until
 
 NAME = "Zofia Wróblewska-Kowalczyk"

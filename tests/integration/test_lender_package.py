@@ -12,7 +12,8 @@ import zipfile
 import pypdf
 import requests
 
-from tests.integration.lender_case import post, seed_complete_case, signed_in, update_user
+from tests.integration.lender_case import seed_complete_case, update_user
+from tests.integration.web_client import post, signed_in
 from tests.plugins.live import wait_until
 
 STATUS = re.compile(r'data-testid="package-status" data-status="(\w+)"')
