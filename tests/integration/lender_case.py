@@ -1,6 +1,6 @@
 """A complete case built from ../shared/samples for the package and erasure tests: every checklist
 item VERIFIED, each document's original file and its extracted content (the sample's expected
-fields) in the app's storage,as the pipeline leaves them."""
+fields) in the app's storage, as the pipeline leaves them."""
 import json
 from datetime import timedelta
 
