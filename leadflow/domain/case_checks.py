@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Callable
 
+from leadflow.domain.document_types import N_
 from leadflow.domain.verification import bank_statement as statement_rules
 from leadflow.domain.verification import payslip as payslip_rules
 from leadflow.domain.verification.common import amount, iso_date, year_month
@@ -38,11 +39,6 @@ PAID_EARLY_DAYS, PAID_LATE_DAYS = 10, 10
 RECENT_NEEDED = 3
 # Red flags listed on a check; the statements themselves show the rest.
 MAX_FINDINGS = 8
-
-
-def N_(msgid: str) -> str:
-    """Marks a message id for `pybabel extract`."""
-    return msgid
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from xml.sax.saxutils import escape
 
 from leadflow import config
+from leadflow.domain.document_types import N_
 
 # Fonts with the letters of clients' names (ł, ő, ș...): DejaVu where the system has it, else the
 # Vera font reportlab ships (Latin-1). COVER_SHEET_FONT names another TTF.
@@ -28,11 +29,6 @@ _FONT_PATHS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fo
 _BOLD_PATHS = tuple(p.replace("DejaVuSans.ttf", "DejaVuSans-Bold.ttf") for p in _FONT_PATHS)
 OUTCOME_COLOURS = {"ok": colors.HexColor("#1e7b34"), "warning": colors.HexColor("#9a6700"),
                    "problem": colors.HexColor("#b42318")}
-
-
-def N_(msgid: str) -> str:
-    """Marks a message id for `pybabel extract`."""
-    return msgid
 
 
 WORDS = {

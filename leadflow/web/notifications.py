@@ -8,6 +8,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import force_locale, gettext
 from flask_login import current_user, login_required
 
+from leadflow.domain.document_types import N_
 from leadflow.extensions import db
 from leadflow.services import notifications
 from leadflow.web import i18n
@@ -15,10 +16,6 @@ from leadflow.web import i18n
 bp = Blueprint("notifications", __name__, url_prefix="/notifications")
 # A token is a few dozen characters; anything far longer is not one of ours.
 MAX_TOKEN_LENGTH = 200
-
-
-def N_(msgid: str) -> str:
-    return msgid
 
 
 # What each kind of email is, in the reader's words (notifications.KINDS).
