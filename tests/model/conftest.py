@@ -54,6 +54,11 @@ def _build(url, instance, mp) -> harness.World:
         "MAX_UPLOAD_BYTES": 2 * 1024 * 1024,
         # One automatic retry of a failure of ours, due within one round of the model's settling.
         "SYSTEM_RETRY_DELAYS_MINUTES": [5],
+        # A storage success counts as a health answer for a few seconds of wall time, which a
+        # replayed example cannot repeat: whether a missing file is found at the claim (HEAD) or
+        # only by the reader would depend on how fast the machine ran the steps before it. The
+        # model asks storage every time, so the same steps always take the same path.
+        "HEALTH_FRESH_SECONDS": 0,
         # The model commits thousands of small transactions; not waiting for each WAL flush
         # changes no visibility or locking, only durability if PostgreSQL itself crashed.
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True,
