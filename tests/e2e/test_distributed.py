@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 import requests
-from simple_websocket import Client as WebSocketClient
 
 from tests.conftest import SAMPLES
-from tests.plugins.live import Api, free_port, wait_until
+from tests.plugins.live import Api, WebSocketClient, free_port, wait_until
 from tests.plugins.postgres import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
