@@ -49,7 +49,9 @@ def _ink(image: Image.Image) -> Image.Image:
 def _broken_print(grey: Image.Image) -> bool:
     """Whether the print is dots or broken strokes: joining them would add much ink. Thickening
     solid print instead runs its letters together (an invoice's total was lost so)."""
-    ink = grey.point([255] * INK + [0] * (256 - INK))
+    # The middle half of the page tells as well as the whole, at half the cost.
+    band = grey.crop((0, grey.height // 4, grey.width, grey.height * 3 // 4))
+    ink = band.point([255] * INK + [0] * (256 - INK))
     count = ink.histogram()[255]
     if not count:
         return False

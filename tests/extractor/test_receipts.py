@@ -129,6 +129,19 @@ def test_a_lone_vat_figure_of_a_one_rate_table_is_that_rates_share_of_the_total(
     assert (fields["tax"], fields["net"]) == ("14.85", "78.17")
 
 
+def test_a_vat_row_of_net_and_gross_alone_or_a_lone_net_is_mended_from_its_rate():
+    fields = parse_fields("Markt\nSUMME  110,27\nMwSt % MwSt Netto Brutto\nA 19% 6,99) 34,68 41,27\n"
+                          "B 7% St 64,49 69,00")
+    assert (fields["tax"], fields["net"]) == ("11.10", "99.17")  # 6,59 read as 6,99; B's VAT lost
+    fields = parse_fields("Shell Tankstelle\nTotal 44,44 EUR\nTyp Netto Brutto\nA:19,00% 37,34")
+    assert (fields["tax"], fields["net"]) == ("7.10", "37.34")
+
+
+def test_a_vat_table_with_a_rate_row_unread_offers_no_partial_sum():
+    fields = parse_fields("Markt\nSUMME  110,27\nMwSt % MwSt Netto Brutto\nA 19% 6,59 34,68 41,27\nB 7% St")
+    assert (fields["tax"], fields["net"]) == (None, None)
+
+
 def test_the_vat_tables_summe_row_stands_in_for_garbled_rate_rows():
     fields = parse_fields("NORMA\nSUMME  118,68\nMWST% MWST + Netto = Brutto\nA19 % 1,43 7,93 8,96\n"
                           "Bic ics 7182 2802559\" 109 72\nSumme 8,61 110,07 118,68")

@@ -173,8 +173,9 @@ def _offer_vat(found: Findings, lines: list[str]) -> None:
         sure = CONFIRMED if gross in totals else LABELLED
         found.offer("tax", _money(vat), sure, "VAT table sum")
         found.offer("net", _money(net), sure, "VAT table sum")
-    if rows:
-        net, vat, gross = (sum((row[i] for row in rows), Decimal("0")) for i in range(3))
+    net, vat, gross = (sum((row[i] for row in rows), Decimal("0")) for i in range(3))
+    # Rows whose gross makes a sure total are the whole table; else every rate line must have read.
+    if rows and (gross in totals or len(rows) == len(rated)):
         sure = CONFIRMED if gross in totals else LABELLED * 0.8
         found.offer("tax", _money(vat), sure, "VAT table")
         found.offer("net", _money(net), sure, "VAT table")
@@ -194,22 +195,27 @@ def _vat_row(values: list[Decimal], rate: Decimal, totals: set[Decimal]) -> tupl
     """(net, VAT, gross) of one rate's row, or None. A row that does not add up is mended from
     its rate when one figure was misread; a lone VAT figure counts when the table has one rate
     and it is that rate's share of a sure total."""
-    if len(values) >= 3:
-        row = _adding_up(values[-3:])
+    if len(values) >= 3 and (row := _adding_up(values[-3:])):
+        return row
+    if len(values) >= 2:  # the gross last, one or both of net and VAT before it
+        row = _mended(values[-3:-1], values[-1], rate)
         if row:
             return row
-        *pair, gross = values[-3:]
-        share = _vat_share(gross, rate)
-        for value in pair:
-            if abs(value - share) <= VAT_ROUNDING:
-                return gross - value, value, gross
-            if value > share and abs(gross - value - share) <= VAT_ROUNDING:
-                return value, gross - value, gross
     for total in totals:
-        share = _vat_share(total, rate)
-        for value in values:
-            if value != total and abs(value - share) <= VAT_ROUNDING:
-                return total - value, value, total
+        row = _mended([value for value in values if value != total], total, rate)
+        if row:
+            return row
+    return None
+
+
+def _mended(figures: list[Decimal], gross: Decimal, rate: Decimal) -> tuple | None:
+    """(net, VAT, gross) from one figure that is the rate's VAT share of the gross, or its net."""
+    share = _vat_share(gross, rate)
+    for value in figures:
+        if abs(value - share) <= VAT_ROUNDING:
+            return gross - value, value, gross
+        if value > share and abs(gross - value - share) <= VAT_ROUNDING:
+            return value, gross - value, gross
     return None
 
 
