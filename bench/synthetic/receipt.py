@@ -232,3 +232,103 @@ def fuel_station(rng: random.Random, spec: Spec) -> Draft:
     slip.line("Thank you for your visit", centre=True)
     return slip.draft({"issuer": s.shop, "number": s.number, "date": s.day.isoformat(), "total": f"{s.total:.2f}",
                        "currency": "EUR"}, buyer)
+
+
+DISCOUNTERS = ("NETTO MARKT", "PENNY", "NORMA", "KAUFHAUS SPAR", "MARKTKAUF")
+FUEL_BRANDS = ("Westfalen", "Aral", "Shell", "Esso", "Star", "Jet")
+
+
+@layout("receipt", "L7", DEVELOPMENT)
+def discounter(rng: random.Random, spec: Spec) -> Draft:
+    """Discounter thermal slip: a bare EUR column head, "zu zahlen"/"SUMME EUR", cash or EC-Cash, a VAT
+    table with "+" and "=" between its columns, and a foot of till, bon and 2-digit-year date numbers."""
+    s = sale(rng, "grocer", GROCERIES)
+    shop = rng.choice(DISCOUNTERS)
+    slip = Slip(rng, spec, "Kassenbon", 24 + len(s.items), font=rng.choice(MONOSPACE), size=rng.choice((7.5, 8.0)))
+    slip.line(shop, bold=True, centre=True)
+    slip.line(s.street, centre=True)
+    slip.line(s.city, centre=True)
+    slip.pair("", "EUR")
+    letters = {19: "A", 7: "B"}
+    for name, q, p, rate in s.items:
+        if q > 1:
+            slip.pair(f"{name[:16]:16} {euro(p)} x {q}", f"{euro(q * p)} {letters[rate]}")
+        else:
+            slip.pair(name, f"{euro(p)} {letters[rate]}")
+    slip.rule(rng.choice("-="))
+    slip.pair(rng.choice(("zu zahlen", "SUMME EUR", "Zu zahlen EUR", "SUMME")), euro(s.total), bold=True)
+    if s.cash is None:
+        slip.pair(rng.choice(("EC-Cash", "Kartenzahlung", "girocard", "EC-Karte")), euro(s.total))
+    else:
+        slip.pair(rng.choice(("Bar", "BAR", "Gegeben")), euro(s.cash))
+        slip.line()
+        slip.pair(rng.choice(("Rückgeld", "Zurück", "RÜCKGELD EUR")), f"-{euro(s.change)}")
+    slip.line()
+    slip.line("MWST%   MWST +  Netto =  Brutto")
+    for rate, net, vat, gross in s.by_rate():
+        slip.line(f"{letters[rate]} {rate:>2} %  {euro(vat):>6}  {euro(net):>6}  {euro(gross):>6}")
+    if len(s.by_rate()) > 1 or rng.random() < 0.5:
+        slip.line(f"Summe   {euro(s.tax):>6}  {euro(s.net):>6}  {euro(s.total):>6}")
+    slip.line()
+    till = f"{rng.randint(1000, 9999)}  {s.number}/{rng.randint(1, 9):02d}"
+    slip.pair(till, f"{s.day:%d.%m.%y}  {s.at:%H:%M}")
+    slip.line(f"UST-ID-NR: DE{rng.randint(100000000, 999999999)}", centre=True)
+    if rng.random() < 0.5:
+        slip.line(f"TSE-Transaktion: {rng.randint(10000, 99999)}")
+        slip.line(f"TSE-Start: {s.day:%Y-%m-%d}T{s.at:%H:%M:%S}.000")
+    buyer = customer(rng, slip, "Kundenkarte")
+    return slip.draft({"issuer": shop, "date": s.day.isoformat(), "total": f"{s.total:.2f}", "currency": "EUR",
+                       "tax": f"{s.tax:.2f}", "net": f"{s.net:.2f}"}, buyer)
+
+
+@layout("receipt", "L8", DEVELOPMENT)
+def filling_station(rng: random.Random, spec: Spec) -> Draft:
+    """German filling station: Beleg-Nr. with date and time on one line, a pump line in litres and EUR/l,
+    "Gesamtbetrag ... EUR", a VAT table headed Typ/Netto/MwSt/Brutto, then the card terminal's own
+    slip (Kundenbeleg, "Betrag: EUR ..."), whose 4-digit date repeats the sale's."""
+    litres = Decimal(rng.randrange(1500, 6500)) / 100
+    per_litre = Decimal(rng.randrange(1459, 1999)) / 1000
+    fuel = fake.money(litres * per_litre)
+    extra = [] if rng.random() < 0.5 else [(rng.choice(("Kaffee gross", "Wischwasser", "Schokoriegel")),
+                                            fake.money(Decimal(rng.randrange(150, 690)) / 100))]
+    total = fuel + sum((p for _, p in extra), Decimal("0"))
+    vat = fake.money(total * 19 / 119)
+    brand = rng.choice(FUEL_BRANDS)
+    shop = f"{brand} Tankstelle"
+    street, city = fake._address(rng)
+    day = date(2026, rng.randint(1, 10), rng.randint(1, 28))
+    at = time(rng.randint(6, 22), rng.randint(0, 59), rng.randint(0, 59))
+    number = f"{rng.randint(100, 999)}/{rng.randint(10, 99):03d}/{rng.randint(1, 999):05d}"
+    slip = Slip(rng, spec, "Beleg", 40 + len(extra), font=rng.choice(MONOSPACE), size=rng.choice((7.5, 8.0)))
+    slip.line(shop, bold=True, centre=True)
+    slip.line(street, centre=True)
+    slip.line(city, centre=True)
+    slip.line(f"Tankstellen-Nr.: {rng.randint(100000, 999999):010d}")
+    slip.line()
+    slip.line(f"Beleg-Nr. {number} {day:%d.%m.%y} {at:%H:%M}")
+    slip.line()
+    slip.line(rng.choice(("Kartenzahlung", "EC-Kartenzahlung", "Zahlung mit Karte")))
+    pump = rng.randint(1, 12)
+    grade = rng.choice(("Super bleifrei", "Super E10", "Diesel", "Super Plus"))
+    slip.pair(f"*{pump:06d} {grade}", f"{euro(fuel)} EUR A")
+    slip.line(f"*Zp {pump:02d}  {euro(litres)} l  {per_litre:.3f}".replace(".", ",") + " EUR/l")
+    for name, price in extra:
+        slip.pair(name, f"{euro(price)} EUR A")
+    slip.line()
+    slip.pair(rng.choice(("Gesamtbetrag", "Summe", "Total")), f"{euro(total)} EUR", bold=True)
+    slip.line()
+    slip.line("Typ        Netto    MwSt   Brutto")
+    slip.line(f"A:19,00%  {euro(total - vat):>7}  {euro(vat):>6}  {euro(total):>7}")
+    slip.rule(".")
+    slip.line("** Kundenbeleg **", centre=True)
+    slip.line(rng.choice(("Kartenzahlung", "girocard", "Debit Mastercard")), centre=True)
+    slip.pair(f"{day:%d.%m.%Y}", f"{at:%H:%M:%S}")
+    slip.pair("Terminal-ID:", str(rng.randint(10000000, 99999999)))
+    slip.pair("TA-Nr.:", str(rng.randint(100000, 999999)))
+    slip.pair("Karten-Nr.:", "x" * 12 + str(rng.randint(1000, 9999)))
+    slip.pair("Betrag:", f"EUR {euro(total)}")
+    slip.line()
+    slip.line("Zahlung erfolgt", centre=True)
+    buyer = customer(rng, slip, "Fahrer")
+    return slip.draft({"issuer": shop, "number": number, "date": day.isoformat(), "total": f"{total:.2f}",
+                       "currency": "EUR", "tax": f"{vat:.2f}", "net": f"{total - vat:.2f}"}, buyer)

@@ -112,6 +112,14 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
          r"|thank you for (your purchase|shopping|your visit)|auf wiedersehen|bis zum nächsten mal", 2),
         (r"\bmwst\b|\bnetto\b.*\bbrutto\b|\bust-id", 0.5),
         (r"\bkasse\b|\bkas\d+|\btse\b|\bfiliale\b|kassierer|\bbediener\b|\bcashier\b|\bterminal\b", 0.5),
+        # A till's VAT table heads its columns on one line ("MWST% MWST + Netto = Brutto",
+        # "Typ Netto MwSt Brutto"); an invoice spells its VAT out in sentences and totals rows.
+        (r"\b(mwst|ust)\b.{0,24}\bnetto\b.{0,24}\bbrutto\b|\bnetto\b.{0,24}\b(mwst|ust)\b.{0,24}\bbrutto\b", 1),
+        # German tills sign every sale with a TSE (KassenSichV) and print its numbers.
+        (r"\btse[- ]?(transaktion|start|stop|ende|signatur|seriennummer|zeitformat)|kassen-?seriennummer", 2),
+        (r"\bkundenkarte\b|\bpayback\b|\bbonuspunkte\b|\btreuepunkte\b", 1),
+        # A card terminal's own slip below the sale; also on fuel and pharmacy receipts.
+        (r"\bterminal-?id\b|\bta-?nr\b|\bkarten-?nr\b|zahlung erfolgt|\btankstelle\b|\bzapfs[äa]ule\b", 1),
     ],
     "id_document": [
         (r"reisepass|\bpassport\b|\bpasseport\b|\bpasaporte\b|\bpassaporto\b|\bpaspoort\b|personalausweis"

@@ -14,7 +14,7 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from pypdf import PdfReader
 from pypdf.errors import FileNotDecryptedError, PyPdfError
 
-from leadflow.extractor import mrz, ocr, sniff
+from leadflow.extractor import mrz, ocr, photo, sniff
 from leadflow.extractor.layout import Layout, Word, words_from_pdfplumber_page
 from leadflow.extractor.errors import TooLarge, Unreadable, UnsupportedType
 
@@ -129,7 +129,8 @@ def read_pdf(data: bytes) -> Reading:
 
 def read_image(data: bytes, fmt: str) -> Reading:
     image = open_image(data)
-    seen = one_column_if_better(image, ocr.ocr_page(image))
+    prepared = photo.prepared(image)  # grey, even paper, a slip's faint dots joined: still one OCR run
+    seen = one_column_if_better(prepared, ocr.ocr_page(prepared))
     # An ID photo turned or small: its zone is read from the picture itself.
     text = mrz.zone_text(image, normalize_text(seen.text))
     return Reading(format=fmt, pages=[Page(number=1, text=text, method="ocr",

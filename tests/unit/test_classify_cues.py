@@ -180,3 +180,17 @@ def test_an_english_wage_tax_certificate_by_its_certificate_words():
     text = ("Certificate of wages 2025\nEmployer  Employee\nCertificate period: January 1, 2025 - December 31, 2025\n"
             "Gross wages  113,104.44\nWage tax withheld  41,882.52")
     assert classify(text)[0] == "wage_tax_certificate"
+
+
+def test_a_till_slip_without_any_title_word_is_known_by_its_vat_table_tse_and_loyalty_card():
+    # OCR lost "zu zahlen" and the Bon-Nr.: what is left is what every German till prints.
+    text = ("NORMA\nUhlandstraße 15\n55116 Mainz\nEUR\nGouda jung 6,47 B\n"
+            "MWST% MWST + Netto = Brutto\nA 19 % 1,43 7,93 8,96\nSumme 8,61 110,07 118,68\n"
+            "TSE-Transaktion: 92355\nKundenkarte: Ahmed Haddad")
+    assert classify(text)[0] == "receipt"
+    assert classify(text.replace("TSE-Transaktion: 92355\n", "").replace("Kundenkarte", "Kunde"))[0] == "unknown"
+
+
+def test_a_card_terminals_slip_counts_for_a_receipt():
+    text = "Westfalen Tankstelle\nSuper bleifrei 34,00\nTerminal-ID: 74031129\nTA-Nr.: 830578\nZahlung erfolgt"
+    assert score(text)["receipt"] >= 1

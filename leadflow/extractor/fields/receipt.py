@@ -22,6 +22,7 @@ LABELLED = 0.85  # the amount stands on a total line ("SUMME", "ZU ZAHLEN")
 CONFIRMED = 0.95  # ... and the payment, cash minus change, or the VAT table agrees
 PAYMENT_ONLY = 0.7  # only a card payment line names it (a card pays the exact amount)
 CASH_MINUS_CHANGE = 0.75  # cash handed over minus the change given back
+IMPLAUSIBLE = 0.5  # ... below an item's price, or above the cash handed over: likely misread
 LARGEST = 0.3  # no label at all: the largest amount on the slip; a person should look
 DATE_WITH_TIME = 0.9  # a till prints the date beside the time of sale
 DATE_ALONE = 0.7
@@ -42,6 +43,8 @@ CHANGE = re.compile(r"r[üu]ckgeld|zur[üu]ck|wechselgeld|\bchange\b", re.IGNORE
 NOT_TOTAL = re.compile(r"zwischen|sub\s?total|mwst|ust\b|u\.?st|steuer|\bvat\b|\btax\b|netto|\bnet\b|rabatt"
                        r"|ersparnis|gespart|pfand|%", re.IGNORECASE)
 VAT_TOTAL = re.compile(r"(?<![\w-])(mwst|mw\.?st\.?|ust|umsatzsteuer|vat|tax)(?![\w-])", re.IGNORECASE)
+RATE = re.compile(r"(?<![\d,.])(\d{1,2})(?:[,.](\d{1,2}))?\s?%")  # 19%  7 %  19,00%
+VAT_ROUNDING = Decimal("0.02")  # a till rounds VAT per rate; a cent or two either way
 NET = re.compile(r"(?<![\w-])(netto|net)(?![\w-])", re.IGNORECASE)
 NUMBER = re.compile(r"(?:bon|beleg|kassenbon|quittung|receipt|trans(?:aktion)?|vorgang)[\s.\-]*(?:nr|nummer|no|#)"
                     r"[\s.:#]*([A-Z0-9][A-Z0-9/\-]{2,})", re.IGNORECASE)
@@ -50,7 +53,8 @@ AMOUNT_TOKEN = re.compile(r"(?<![\d.,])(-\s?)?(\d{1,3}(?:[.\s]\d{3})+|\d{1,6})[,
 DATE_TOKEN = re.compile(r"(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?![\d.])"  # 02.03.2020, 02.03.20
                         r"|(?<!\d)(20\d{2})-(\d{2})-(\d{2})(?!\d)")  # 2020-03-02
 TIME_TOKEN = re.compile(r"(?<!\d)([01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?!\d)")
-CURRENCY_TOKEN = re.compile(r"(€|\bEURO?\b|\bUSD\b|\$|\bGBP\b|£|\bCHF\b|\bSFR\b)")
+# A sign glued to a word ("MWST$") is OCR's reading of a % or an €, not a currency.
+CURRENCY_TOKEN = re.compile(r"(€|\bEURO?\b|\bUSD\b|(?<![A-Za-z])\$|\bGBP\b|(?<![A-Za-z])£|\bCHF\b|\bSFR\b)")
 CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "USD": "USD", "$": "USD", "GBP": "GBP", "£": "GBP",
               "CHF": "CHF", "SFR": "CHF"}
 GERMAN_SHOP_HINTS = re.compile(r"\b\d{5}\s+[A-ZÄÖÜ][a-zäöüß]|stra(ß|ss)e\b|str\.\s*\d|\bmwst\b|\bust-?id|zu zahlen"
@@ -107,9 +111,12 @@ def _offer_total(found: Findings, lines: list[str]) -> None:
         confirmations.add(cash[-1] - change[-1])
     if vat_gross is not None:
         confirmations.add(vat_gross)
-    for _, value, label in labelled:
+    for index, value, label in labelled:
         if value > 0:
-            found.offer("total", _money(value), CONFIRMED if value in confirmations else LABELLED, label)
+            sure = CONFIRMED if value in confirmations else LABELLED
+            if value not in confirmations and not _plausible(value, lines[:index], cash):
+                sure *= IMPLAUSIBLE
+            found.offer("total", _money(value), sure, label)
     for value in card:
         found.offer("total", _money(value), PAYMENT_ONLY, "card")
     if cash and change and cash[-1] - change[-1] > 0:
@@ -118,6 +125,19 @@ def _offer_total(found: Findings, lines: list[str]) -> None:
         every = [v for line in lines if not (NOT_TOTAL.search(line) or CHANGE.search(line)) for v in _amounts(line)]
         if every:
             found.offer("total", _money(max(every)), LARGEST)
+
+
+def _plausible(value: Decimal, above: list[str], cash: list[Decimal]) -> bool:
+    """A total is at least the dearest item above it (when the slip takes nothing off) and at most
+    the cash handed over: "Summe 0,47" under a 5,18 item is the VAT table's, misread."""
+    if cash and value > cash[-1]:
+        return False
+    items = [_amounts(line)[-1] for line in above if _amounts(line) and not (
+        NOT_TOTAL.search(line) or CHANGE.search(line) or CASH.search(line) or CARD.search(line)
+        or TOTAL.search(line) or DATE_TOKEN.search(line))]
+    if not items or any(item < 0 for item in items):
+        return True  # a discount or a deposit returned: an item may be dearer than the total
+    return value >= max(items)
 
 
 def _vat_table_gross(lines: list[str]) -> Decimal | None:
@@ -134,29 +154,83 @@ def _vat_table_gross(lines: list[str]) -> Decimal | None:
 
 
 def _offer_vat(found: Findings, lines: list[str]) -> None:
-    """VAT and net: from a VAT table's columns (net, VAT, gross: VAT + net = gross), or from a
-    single "MwSt 1,23" / "enthaltene MwSt" line."""
-    table = []
-    for line in lines:
-        if re.search(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", line) and not CHANGE.search(line):
-            values = _amounts(re.sub(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", " ", line))
-            if len(values) >= 3:
-                a, b, gross = values[-3:]
-                net, vat = (a, b) if a >= b else (b, a)
-                if net + vat == gross:
-                    table.append((net, vat))
-    if table:
-        found.offer("tax", _money(sum(v for _, v in table)), LABELLED, "VAT table")
-        found.offer("net", _money(sum(n for n, _ in table)), LABELLED, "VAT table")
+    """VAT and net from a till's VAT table: its rows per rate (net, VAT and gross, net or VAT
+    first) and its own Summe row, each adding up (net + VAT = gross) or, with one figure misread,
+    agreeing with its rate (VAT = gross x rate / (100 + rate)). A table whose gross is a sure total
+    is surer. Without a table: a single "MwSt 1,23" / "enthaltene MwSt" line."""
+    totals = {Decimal(c.value) for c in found.candidates["total"] if c.confidence >= LABELLED}
+    rated = [line for line in lines if RATE.search(line) and not CHANGE.search(line)]
+    rows = []
+    for line in rated:
+        m = RATE.search(line)
+        rate = Decimal(f"{m.group(1)}.{m.group(2) or 0}")
+        row = _vat_row(_amounts(RATE.sub(" ", line)), rate, totals if len(rated) == 1 else set())
+        if row:
+            rows.append(row)
+    sums = [row for line in lines if TOTAL.search(line) and not RATE.search(line)
+            and (row := _adding_up(_amounts(line)[-3:]))]
+    for net, vat, gross in sums:
+        sure = CONFIRMED if gross in totals else LABELLED
+        found.offer("tax", _money(vat), sure, "VAT table sum")
+        found.offer("net", _money(net), sure, "VAT table sum")
+    net, vat, gross = (sum((row[i] for row in rows), Decimal("0")) for i in range(3))
+    # Rows whose gross makes a sure total are the whole table; else every rate line must have read.
+    if rows and (gross in totals or len(rows) == len(rated)):
+        sure = CONFIRMED if gross in totals else LABELLED * 0.8
+        found.offer("tax", _money(vat), sure, "VAT table")
+        found.offer("net", _money(net), sure, "VAT table")
+    if rows or sums:
         return
     for line in lines:
         m = VAT_TOTAL.search(line)
-        values = _amounts(re.sub(r"\d{1,2}(?:[,.]\d{1,2})?\s?%", " ", line))
+        values = _amounts(RATE.sub(" ", line))
         if m and len(values) == 1:
             found.offer("tax", _money(values[0]), LABELLED * 0.9, m.group(0))
         n = NET.search(line)
         if n and len(values) == 1 and not m:
             found.offer("net", _money(values[0]), LABELLED * 0.9, n.group(0))
+
+
+def _vat_row(values: list[Decimal], rate: Decimal, totals: set[Decimal]) -> tuple | None:
+    """(net, VAT, gross) of one rate's row, or None. A row that does not add up is mended from
+    its rate when one figure was misread; a lone VAT figure counts when the table has one rate
+    and it is that rate's share of a sure total."""
+    if len(values) >= 3 and (row := _adding_up(values[-3:])):
+        return row
+    if len(values) >= 2:  # the gross last, one or both of net and VAT before it
+        row = _mended(values[-3:-1], values[-1], rate)
+        if row:
+            return row
+    for total in totals:
+        row = _mended([value for value in values if value != total], total, rate)
+        if row:
+            return row
+    return None
+
+
+def _mended(figures: list[Decimal], gross: Decimal, rate: Decimal) -> tuple | None:
+    """(net, VAT, gross) from one figure that is the rate's VAT share of the gross, or its net."""
+    share = _vat_share(gross, rate)
+    for value in figures:
+        if abs(value - share) <= VAT_ROUNDING:
+            return gross - value, value, gross
+        if value > share and abs(gross - value - share) <= VAT_ROUNDING:
+            return value, gross - value, gross
+    return None
+
+
+def _adding_up(values: list[Decimal]) -> tuple | None:
+    """(net, VAT, gross) when three figures are net, VAT and gross in a till's column orders."""
+    if len(values) != 3:
+        return None
+    a, b, gross = values
+    if a <= 0 or b <= 0 or a + b != gross:
+        return None
+    return (a, b, gross) if a >= b else (b, a, gross)
+
+
+def _vat_share(gross: Decimal, rate: Decimal) -> Decimal:
+    return (gross * rate / (100 + rate)).quantize(Decimal("0.01"))
 
 
 # --- date, shop, currency -----------------------------------------------------------------------
@@ -205,10 +279,15 @@ def _currency(text: str) -> tuple[str | None, float]:
         code = CURRENCIES[token.upper() if token.isalpha() else token]
         counts[code] = counts.get(code, 0) + 1
     # A code in letters outweighs a sign: OCR turns a smudged € or E into £ or $.
-    counts = words or signs
-    if counts:
-        return max(counts, key=counts.get), EXPLICIT_CURRENCY
-    if GERMAN_SHOP_HINTS.search(text):
+    if words:
+        return max(words, key=words.get), EXPLICIT_CURRENCY
+    german = GERMAN_SHOP_HINTS.search(text) is not None
+    if signs:
+        best = max(signs, key=signs.get)
+        if best != "EUR" and german:
+            return "EUR", GERMAN_SHOP  # a German till's smudged € read as $ or £
+        return best, EXPLICIT_CURRENCY
+    if german:
         return "EUR", GERMAN_SHOP
     return None, 0.0
 
