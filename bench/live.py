@@ -5,14 +5,19 @@
     .venv/bin/python -m bench.live --sockets 200 --seconds 20
 
 Prints commit-to-frame latency p50/p99 (the event's `committed_at`, stamped when the status
-transaction committed, against the moment a socket received the frame holding that document at
-that status or a later one: a burst pushed as its latest state counts for every event in it),
-`/healthz` latency p50/p99 during the run, and the CPU the web process used.
+transaction committed, against the moment the kernel received, on the client's socket, the frame
+holding that document at that status or a later one: a burst pushed as its latest state counts
+for every event in it), `/healthz` latency p50/p99 during the run, CPU seconds per process group
+from /proc (bench/cpu.py; the sockets' client a helper of its own), and how long the web process
+waited in the run queue for a core: on a machine shared with other work that waiting is part of
+every latency printed, whatever the code does.
 
 Each socket is its own advisor (N users, each with an API token, inserted straight into the run's
 database), so the per-user socket cap (WS_MAX_SOCKETS_PER_USER) stays as shipped. The sockets run
-in a child process of their own (asyncio, a minimal client that offers no compression), so that
-reading a thousand sockets does not delay this process's clocks; the documents are uploaded as the
+in a child process of their own (one epoll loop, a minimal client that offers no compression),
+which reads each frame's arrival time from the kernel (SO_TIMESTAMPNS), so that neither it nor
+this process being slow to read adds to what is measured; `--uploads-on other` puts the uploads
+and the extractor's callbacks on a second web process; the documents are uploaded as the
 brokerage's clients at a rate that makes about --events status events a second (four per
 document: PENDING, PROCESSING, EXTRACTING and a verdict).
 """
