@@ -5,19 +5,23 @@
     .venv/bin/python -m bench.live --sockets 200 --seconds 20
 
 Prints commit-to-frame latency p50/p99 (the event's `committed_at`, stamped when the status
-transaction committed, against the moment a socket received the frame holding that document at
-that status or a later one: a burst pushed as its latest state counts for every event in it),
-`/healthz` latency p50/p99 during the run, and the CPU the web process used.
+transaction committed, against the moment the kernel received, on the client's socket, the frame
+holding that document at that status or a later one: a burst pushed as its latest state counts
+for every event in it), `/healthz` latency p50/p99 during the run, CPU seconds per process group
+from /proc (bench/cpu.py; the sockets' client a helper of its own), and how long the web process
+waited in the run queue for a core: on a machine shared with other work that waiting is part of
+every latency printed, whatever the code does.
 
 Each socket is its own advisor (N users, each with an API token, inserted straight into the run's
 database), so the per-user socket cap (WS_MAX_SOCKETS_PER_USER) stays as shipped. The sockets run
-in a child process of their own (asyncio, a minimal client that offers no compression), so that
-reading a thousand sockets does not delay this process's clocks; the documents are uploaded as the
+in a child process of their own (one epoll loop, a minimal client that offers no compression),
+which reads each frame's arrival time from the kernel (SO_TIMESTAMPNS), so that neither it nor
+this process being slow to read adds to what is measured; `--uploads-on other` puts the uploads
+and the extractor's callbacks on a second web process; the documents are uploaded as the
 brokerage's clients at a rate that makes about --events status events a second (four per
 document: PENDING, PROCESSING, EXTRACTING and a verdict).
 """
 import argparse
-import asyncio
 import base64
 import hashlib
 import json
@@ -26,6 +30,8 @@ import os
 import re
 import resource
 import secrets
+import selectors
+import socket
 import statistics
 import struct
 import sys
@@ -38,7 +44,8 @@ from pathlib import Path
 import redis
 import requests
 
-from bench._stack import Stack, Uploader, ensure_redis, sample_pdfs, wait_until
+from bench._stack import BIN, Stack, Uploader, answers, ensure_redis, free_port, sample_pdfs, wait_until
+from bench.cpu import report
 
 BROKERAGE = "Rhein Hypotheken GmbH"  # the demo brokerage whose clients upload (leadflow.cli.DEMO_BROKERAGES)
 RHEIN_CLIENTS = 2  # the first two of bench._stack.CLIENTS are its clients
@@ -47,6 +54,8 @@ TARGET_P99_MS = 250
 TARGET_HEALTHZ_P99_MS = 50
 HEALTHZ_EVERY_SECONDS = 0.1
 CONNECT_AT_ONCE = 50  # sockets opening at the same time, as pages opening at the start of a day
+# Linux's SO_TIMESTAMPNS (asm-generic/socket.h), which Python's socket module does not name.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 ROW = re.compile(rb'<tr id="document-([0-9a-f]{32})" data-status="([A-Z_]+)"')
 
 
@@ -62,9 +71,20 @@ def main(argv=None) -> int:
         advisor_tokens = make_advisors(stack, args.sockets)
         stack.start_extractor(module="bench.instant_extractor")
         stack.start_web(workers=1)
-        stack.start_worker("workers", processes=args.workers, threads=5)
+        api_url, worker_env = stack.web_url, {}
+        if args.uploads_on == "other":
+            # A second web process takes the uploads and the extractor's callbacks (the workers
+            # name it as where callbacks go), as a load balancer would spread them over several;
+            # the sockets and /healthz stay on the first.
+            api_url = f"http://127.0.0.1:{free_port()}"
+            stack.start("api-web", [str(BIN / "gunicorn"), "-c", "gunicorn.conf.py", "app:app"],
+                        env={"WEB_BIND": api_url.split("//", 1)[1], "WEB_WORKERS": "1", "WEB_ACCESS_LOG": "-"})
+            worker_env = {"PUBLIC_BASE_URL": api_url}
+        stack.start("workers", [str(BIN / "dramatiq"), "tasks:worker", "--processes", str(args.workers),
+                                "--threads", "5"], env=worker_env)
         stack.wait_ready()
-        uploader = Uploader(stack.web_url, tokens[:RHEIN_CLIENTS])
+        wait_until(lambda: answers(api_url + "/healthz"), 60, "the web process for uploads")
+        uploader = Uploader(api_url, tokens[:RHEIN_CLIENTS])
         events = EventLog(stack.redis_url, stack.env["REALTIME_CHANNEL"])
         events.start()
 
@@ -83,7 +103,12 @@ def main(argv=None) -> int:
 
         health = HealthProbe(stack.web_url + "/healthz")
         web_pids = stack.processes["web"].pid
-        cpu_before, started = group_cpu(web_pids), time.monotonic()
+        meter = stack.cpu_meter()
+        meter.by_pgid[sockets.pid] = "sockets' client"  # a helper: its own process group
+        if "api-web" in stack.processes:
+            meter.by_pgid[stack.processes["api-web"].pid] = "web"  # LeadFlow's either way
+        meter.start()
+        sched_before, started = group_schedstat(web_pids), time.monotonic()
         measure_from = time.time()
         health.start()
         documents = max(1, round(args.events * args.seconds / EVENTS_PER_DOCUMENT))
@@ -91,7 +116,9 @@ def main(argv=None) -> int:
         wait_settled(stack, ids, 120)
         measure_to = time.time()
         health.stop()
-        cpu_used, elapsed = group_cpu(web_pids) - cpu_before, time.monotonic() - started
+        meter.stop()
+        ran, waited = (after - before for after, before in zip(group_schedstat(web_pids), sched_before))
+        elapsed = time.monotonic() - started
         time.sleep(1.0)  # the frames of the last events are still on their way
         frames = sockets.stop()
         events.stop()
@@ -108,19 +135,28 @@ def main(argv=None) -> int:
     bus = events.bus_ms(ours)
     say(f"of which commit to the bus (heard by this process on the channel): p50 {percentile(bus, 50):.0f} ms, "
         f"p99 {percentile(bus, 99):.0f} ms")
+    late = [1000 * x for x in sockets.late]
+    say(f"a frame counts when the kernel received it (SO_TIMESTAMPNS); the client read frames "
+        f"p50 {percentile(late, 50):.0f} ms, p99 {percentile(late, 99):.0f} ms later (not counted)"
+        + (f"; {sockets.unstamped} reads without a timestamp counted when read" if sockets.unstamped else ""))
     h50, h99 = percentile(health.latencies, 50), percentile(health.latencies, 99)
     say(f"/healthz during it, {len(health.latencies)} requests: p50 {h50:.1f} ms, p99 {h99:.1f} ms, "
         f"max {max(health.latencies, default=0):.1f} ms; {health.failures} failed   "
         f"(target p99 < {TARGET_HEALTHZ_P99_MS} ms)")
-    say(f"web process (gunicorn arbiter and its one worker): {cpu_used:.1f} CPU s in {elapsed:.1f} s "
-        f"= {100 * cpu_used / elapsed:.0f}% of a core, {1000 * cpu_used / max(len(committed), 1):.1f} ms per event")
+    say(f"the sockets' web process (gunicorn arbiter and its one worker): {ran:.1f} CPU s in {elapsed:.1f} s "
+        f"= {100 * ran / elapsed:.0f}% of a core, {1000 * ran / max(len(committed), 1):.1f} ms per event "
+        + ("(the uploads and callbacks included)" if args.uploads_on == "live" else
+           "(uploads and callbacks on the other; both are the table's web)"))
+    say(f"the web process waited {waited:.1f} s for a core (run queue, /proc/<pid>/schedstat) beside "
+        f"{ran:.1f} s running: {waited / max(ran, 1e-9):.1f} s of waiting per second of work")
+    print(report(meter, len(committed), "event", f"{rate:.1f} events/s"), flush=True)
     say(f"the sockets' client process used {sockets.cpu_seconds:.1f} CPU s in all (opening them included)")
     say(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
-        f"(the sockets' client, the workers, PostgreSQL and Redis share them)")
+        f"(the sockets' client, the workers, PostgreSQL, Redis and other people's work share them)")
     ok = latencies and p99 < TARGET_P99_MS and h99 < TARGET_HEALTHZ_P99_MS and not missing and not health.failures
     say("targets met" if ok else "targets NOT met")
     say(f"command: .venv/bin/python -m bench.live --sockets {args.sockets} --events {args.events:g} "
-        f"--seconds {args.seconds:g} --workers {args.workers} --source {args.source}")
+        f"--seconds {args.seconds:g} --workers {args.workers} --uploads-on {args.uploads_on} --source {args.source}")
     return 0 if ok else 1
 
 
@@ -130,6 +166,9 @@ def parse_args(argv):
     parser.add_argument("--events", type=float, default=20.0, help="status events per second to cause")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long documents flow")
     parser.add_argument("--workers", type=int, default=1, help="dramatiq worker processes")
+    parser.add_argument("--uploads-on", choices=("live", "other"), default="live",
+                        help="the web process the uploads and the extractor's callbacks go to: the sockets' "
+                             "own (default) or another one")
     parser.add_argument("--source", default="worktree", help="worktree (default) or a git revision to run")
     parser.add_argument("--keep-logs", action="store_true")
     return parser.parse_args(argv)
@@ -268,17 +307,21 @@ class HealthProbe:
                 self.failures += 1
 
 
-def group_cpu(pgid: int) -> float:
-    """CPU seconds (user + system) of the live processes of a process group, from /proc."""
-    total = 0.0
+def group_schedstat(pgid: int) -> tuple[float, float]:
+    """Seconds the live threads of a process group's processes have run on a core, and waited in
+    the run queue for one, from /proc/<pid>/task/<tid>/schedstat. The waiting is what a loaded
+    machine adds to every latency whatever the code does."""
+    ran = waited = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) != pgid:
+                continue
+            for task in (stat.parent / "task").iterdir():
+                on_cpu, queued, _ = (task / "schedstat").read_text().split()
+                ran, waited = ran + int(on_cpu) / 1e9, waited + int(queued) / 1e9
+        except (OSError, ValueError, IndexError):
             continue
-        if int(fields[2]) == pgid:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    return ran, waited
 
 
 def percentile(values, p: float) -> float:
@@ -302,12 +345,17 @@ def raise_open_files(sockets: int) -> None:
 # -- the sockets, in a process of their own ----------------------------------------------------------
 
 class SocketsProcess:
-    """The child process holding the sockets; it records (received, document, status) per row."""
+    """The child process holding the sockets; it records (arrived, document, status) per row."""
 
     def __init__(self, url: str, tokens: list[str]):
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._process = context.Process(target=_sockets_main, args=(url, tokens, child), daemon=True)
+        self.late: list[float] = []
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid  # also its process group (_sockets_main makes one of its own)
 
     def start(self, timeout: float) -> int:
         self._process.start()
@@ -317,73 +365,120 @@ class SocketsProcess:
 
     def stop(self) -> list[list[tuple[float, str, str]]]:
         self._conn.send("stop")
-        frames, self.cpu_seconds = self._conn.recv()
+        frames, self.late, self.unstamped, self.cpu_seconds = self._conn.recv()
         self._process.join(timeout=30)
         return frames
 
 
 def _sockets_main(url: str, tokens: list[str], conn) -> None:
-    asyncio.run(_hold_sockets(url, tokens, conn))
-
-
-async def _hold_sockets(url: str, tokens: list[str], conn) -> None:
+    os.setpgid(0, 0)  # a process group of its own: the CPU table counts the client apart
     host, port = url.split("//", 1)[1].split(":")
-    loop = asyncio.get_running_loop()
-    at_once = asyncio.Semaphore(CONNECT_AT_ONCE)
+    selector = selectors.DefaultSelector()
     records: list[list[tuple[float, bytes, bytes]]] = [[] for _ in tokens]
-
-    async def one(i: int, token: str):
-        async with at_once:
+    readers: list[RowReader] = []
+    waiting = list(enumerate(tokens))[::-1]
+    opening: set[RowReader] = set()
+    deadline = time.monotonic() + 60 + len(tokens) / 10
+    while (waiting or opening) and time.monotonic() < deadline:
+        while waiting and len(opening) < CONNECT_AT_ONCE:
+            i, token = waiting.pop()
             try:
-                transport, protocol = await loop.create_connection(lambda: RowReader(records[i]), host, int(port))
-                key = base64.b64encode(os.urandom(16)).decode()
-                transport.write((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                                 f"Authorization: Bearer {token}\r\n\r\n").encode())
-                await asyncio.wait_for(protocol.opened, 60)
-            except (OSError, ValueError, asyncio.TimeoutError) as exc:
+                reader = RowReader.connect(host, int(port), token, records[i])
+            except OSError as exc:
                 print(f"socket {i} did not open: {exc!r}", file=sys.stderr)
-                return None
-        return transport
+                continue
+            selector.register(reader.sock, selectors.EVENT_READ, reader)
+            opening.add(reader)
+        for key, _ in selector.select(timeout=1.0):
+            reader = key.data
+            if not reader.read() and not reader.opened:
+                print(f"a socket did not open: {reader.refused}", file=sys.stderr)
+            if reader in opening and (reader.opened or reader.closed):
+                opening.discard(reader)
+                if reader.opened:
+                    readers.append(reader)
+                else:
+                    selector.unregister(reader.sock)
+    conn.send(len(readers))
+    selector.register(conn, selectors.EVENT_READ, None)
+    stopping = False
+    while not stopping:
+        for key, _ in selector.select(timeout=1.0):
+            if key.data is None:
+                stopping = True
+            elif not key.data.read():
+                selector.unregister(key.fileobj)
+    for reader in readers:
+        reader.sock.close()
+    conn.send(([[(t, d.decode(), s.decode()) for t, d, s in rows] for rows in records],
+               [x for reader in readers for x in reader.late], sum(r.unstamped for r in readers),
+               time.process_time()))
 
-    opened = [t for t in await asyncio.gather(*(one(i, t) for i, t in enumerate(tokens))) if t]
-    conn.send(len(opened))
-    await loop.run_in_executor(None, conn.recv)  # "stop"
-    for transport in opened:
-        transport.close()
-    conn.send(([[(t, d.decode(), s.decode()) for t, d, s in rows] for rows in records], time.process_time()))
 
+class RowReader:
+    """One socket: the handshake's answer, then frames parsed straight from the buffer.
 
-class RowReader(asyncio.Protocol):
-    """One socket: the handshake's answer, then frames parsed straight from the buffer (cheaper than
-    a stream reader per frame, so the clock reads when a frame arrives, not when the client got to it)."""
+    A frame counts as arrived when the kernel received its last bytes (SO_TIMESTAMPNS on the
+    read that completed it), not when this process got round to reading it: a thousand sockets
+    read one after another, on cores the web process and the workers also want, would otherwise
+    add the client's own delays to what is measured. How late the client read is kept apart."""
 
-    def __init__(self, rows: list):
+    @classmethod
+    def connect(cls, host: str, port: int, token: str, rows: list) -> "RowReader":
+        sock = socket.create_connection((host, port), timeout=60)
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                      f"Authorization: Bearer {token}\r\n\r\n").encode())
+        sock.setblocking(False)
+        return cls(sock, rows)
+
+    def __init__(self, sock: socket.socket, rows: list):
+        self.sock = sock
         self.rows = rows
-        self.opened = asyncio.get_running_loop().create_future()
+        self.opened = self.closed = False
+        self.refused = ""
         self.buffer = b""
         self.message = b""
-        self.transport = None
+        self.late: list[float] = []  # seconds between a frame's arrival and this process reading it
+        self.unstamped = 0  # reads the kernel gave no timestamp for (then the read's own clock counts)
 
-    def connection_made(self, transport) -> None:
-        self.transport = transport
+    def read(self) -> bool:
+        """Take everything the socket holds now; False once it is closed."""
+        while True:
+            try:
+                data, ancillary, _, _ = self.sock.recvmsg(1 << 16, socket.CMSG_SPACE(16))
+            except (BlockingIOError, InterruptedError):
+                return True
+            except OSError:
+                data, ancillary = b"", []
+            now = time.time()
+            if not data:
+                self.closed = True
+                return False
+            arrived = next((sec + nsec / 1e9 for level, kind, value in ancillary
+                            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS
+                            for sec, nsec in [struct.unpack("qq", value[:16])]), None)
+            if arrived is None:
+                self.unstamped += 1
+                arrived = now
+            self.take(data, arrived, now)
+            if self.closed:
+                return False
 
-    def connection_lost(self, exc) -> None:
-        if not self.opened.done():
-            self.opened.set_exception(ConnectionError("closed before the handshake"))
-
-    def data_received(self, data: bytes) -> None:
-        received = time.time()
+    def take(self, data: bytes, arrived: float, now: float) -> None:
         self.buffer += data
-        if not self.opened.done():
+        if not self.opened:
             head, sep, rest = self.buffer.partition(b"\r\n\r\n")
             if not sep:
                 return
             if b" 101 " not in head.split(b"\r\n", 1)[0]:
-                self.opened.set_exception(ValueError(head.split(b"\r\n", 1)[0].decode(errors="replace")))
-                self.transport.close()
+                self.refused = head.split(b"\r\n", 1)[0].decode(errors="replace")
+                self.sock.close()
+                self.closed = True
                 return
-            self.opened.set_result(True)
+            self.opened = True
             self.buffer = rest
         while len(self.buffer) >= 2:
             fin, opcode, length = self.buffer[0] & 0x80, self.buffer[0] & 0x0F, self.buffer[1] & 0x7F
@@ -400,14 +495,21 @@ class RowReader(asyncio.Protocol):
                 return
             payload, self.buffer = self.buffer[start:start + length], self.buffer[start + length:]
             if opcode == 0x9:  # ping: a client's frames are masked
-                self.transport.write(_masked(0xA, payload))
+                try:
+                    self.sock.send(_masked(0xA, payload))
+                except OSError:
+                    pass  # the next read finds out
             elif opcode == 0x8:
-                self.transport.close()
+                self.sock.close()
+                self.closed = True
                 return
             elif opcode in (0x0, 0x1, 0x2):
                 self.message += payload
                 if fin:
-                    self.rows.extend((received, d, s) for d, s in ROW.findall(self.message))
+                    rows = ROW.findall(self.message)
+                    self.rows.extend((arrived, d, s) for d, s in rows)
+                    if rows:
+                        self.late.append(now - arrived)
                     self.message = b""
 
 

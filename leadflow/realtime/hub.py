@@ -11,6 +11,7 @@ old one by id, so a late or repeated event converges on the truth.
 import logging
 import queue
 import struct
+import sys
 import threading
 import time
 from collections import defaultdict
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from flask import g, render_template
+from sqlalchemy import Integer, any_, bindparam
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, may_see, retry_offered
@@ -34,6 +37,9 @@ COALESCE_SECONDS = 0.05
 # once for a user not read yet): a role or brokerage change reaches open sockets within this,
 # while 20 events a second with a thousand sockets do not each read a thousand users.
 VIEWERS_FRESH_SECONDS = 1.0
+# Sockets written between two yields to the other greenlets of the process: a write is a few
+# microseconds of CPU, so a chunk is a millisecond or two, and a probe or a request waits no longer.
+SENDS_BETWEEN_YIELDS = 200
 # The names a staff row shows, as leadflow.web.templating.preload_names keeps them in `g`.
 NAME_KINDS = ("user", "workspace", "brokerage")
 
@@ -79,6 +85,15 @@ class Push(str):
     @cached_property
     def frame(self) -> bytes:
         return text_frame(self)
+
+
+def let_others_run() -> None:
+    """Under gevent a yield to the loop: a thousand sockets' writes in one go would hold every
+    other request of the process (a /healthz probe included) for as long. Threads (the dev
+    server, tests) are preempted anyway, and there a sleep(0) would wait for the GIL."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("time"):
+        time.sleep(0)  # gevent.sleep(0)
 
 
 def text_frame(text: str) -> bytes:
@@ -210,6 +225,10 @@ class Hub:
         try:
             with self._app.app_context():
                 try:
+                    # Reads only, each its own snapshot: no BEGIN and no ROLLBACK, two round trips
+                    # fewer per gathering, each of which waits for PostgreSQL and then for this
+                    # process to get a core again on a busy machine.
+                    db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
                     return self._fan_out(list(batch))
                 finally:
                     db.session.remove()
@@ -278,6 +297,7 @@ class Hub:
             self._keep_names()
         # One message per socket; sockets shown the same rows share one message, framed once.
         messages: dict[tuple, Push] = {}
+        written = 0
         for user_id, parts in rows.items():
             key = tuple(map(id, parts))
             message = messages.get(key)
@@ -285,6 +305,9 @@ class Hub:
                 message = messages[key] = Push("".join(parts))
             for client in sockets[user_id]:
                 client.push(message)
+                written += 1
+                if written % SENDS_BETWEEN_YIELDS == 0:
+                    let_others_run()
         return len(documents)
 
     def _lend_names(self) -> None:
@@ -305,12 +328,16 @@ class Hub:
         with self._lock:
             known = dict(self._watchers)
         stale = time.monotonic() - self._watchers_read_at >= self._watchers_fresh
-        wanted = user_ids if stale else [u for u in user_ids if u not in known]
+        wanted = set(user_ids) if stale else {u for u in user_ids if u not in known}
         if not wanted:
             return known
-        read = {row.id: Watcher(row.id, Role(row.role), row.brokerage_id, row.language or "en")
-                for row in db.session.execute(db.select(User.id, User.role, User.brokerage_id, User.language)
-                                              .where(User.id.in_(wanted)))}
+        read = {}
+        for user_id, role, brokerage_id, language in db.session.execute(_users_query(wanted)):
+            watcher, language = known.get(user_id), language or "en"
+            # The one already made, when nothing changed: its Viewer too is made once.
+            if watcher is None or (watcher.role, watcher.brokerage_id, watcher.language) != (role, brokerage_id, language):
+                watcher = Watcher(user_id, Role(role), brokerage_id, language)
+            read[user_id] = watcher
         if stale:
             # A user gone from the table sees nothing more; one whose socket closed meanwhile is not kept.
             known = {u: w for u, w in known.items() if u not in wanted}
@@ -319,3 +346,13 @@ class Hub:
         with self._lock:
             self._watchers = {u: w for u, w in known.items() if u in self._clients}
         return known
+
+
+def _users_query(user_ids: set[int]):
+    """Every connected user's role, brokerage and language. On PostgreSQL the ids go as one array
+    parameter: a thousand of them as a thousand bind parameters cost more to expand, send and
+    parse than the rows do to read, once a second."""
+    columns = db.select(User.id, User.role, User.brokerage_id, User.language)
+    if db.session.get_bind().dialect.name == "postgresql":
+        return columns.where(User.id == any_(bindparam("user_ids", sorted(user_ids), type_=ARRAY(Integer))))
+    return columns.where(User.id.in_(user_ids))

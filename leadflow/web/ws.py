@@ -16,7 +16,10 @@ from leadflow.realtime.hub import Watcher
 
 MAX_MESSAGE_BYTES = 4096  # the page sends nothing of its own; anything larger is abuse
 PING_SECONDS = 25  # also how long a vanished browser can hold its socket
-WAKE_SECONDS = 5  # how often an idle socket checks that its peer is still there
+# How often an idle socket's loop checks that its peer is still there: as often as it is pinged
+# (a vanished peer shows no sooner), since a thousand loops waking every few seconds cost the
+# process more than the pushes do; a push the socket refuses wakes its loop at once anyway.
+WAKE_SECONDS = PING_SECONDS
 
 
 def register(app) -> None:

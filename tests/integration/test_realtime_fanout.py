@@ -239,3 +239,30 @@ def test_a_renamed_case_shows_in_the_next_push_once_names_are_read_again(app, wo
     hub.on_event(_event(document_id, "PENDING"))
     hub.flush()
     assert "Sharma purchase, Köln" in _messages(advisor)[0]
+
+
+def test_a_gathering_reads_without_a_transaction_and_lets_other_requests_run_between_chunks_of_sockets(
+        app, world, monkeypatch):
+    from sqlalchemy import event
+
+    from leadflow.realtime import hub as hub_module
+    yields = []
+    monkeypatch.setattr(hub_module, "SENDS_BETWEEN_YIELDS", 10)
+    monkeypatch.setattr(hub_module, "let_others_run", lambda: yields.append(1))
+    hub = Hub(app, background=False)
+    advisors = [hub.connect(u) for u in _people(app, world.brokerage_a, "advisor", 25, "y")]
+    document_id = _document(app, world)
+    autocommit = []
+    with app.app_context():
+        engine = db.engine
+    record = lambda conn, *args: autocommit.append(conn.connection.dbapi_connection.autocommit)  # noqa: E731
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        hub.on_event(_event(document_id, "PENDING"))
+        hub.flush()
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    # Each read its own snapshot: no BEGIN and ROLLBACK around them, two round trips fewer.
+    assert autocommit and all(autocommit), autocommit
+    assert len(yields) == 2  # after the 10th and the 20th of 25 sockets
+    assert all(len(ROW.findall(_messages(s)[-1])) == 1 for s in advisors)
