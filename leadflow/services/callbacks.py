@@ -27,7 +27,7 @@ from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import (CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, User,
                              utcnow)
 from leadflow.ports import Ports
-from leadflow.services import pipeline, transitions
+from leadflow.services import pipeline, transitions, version_store
 
 log = logging.getLogger(__name__)
 # The actor that runs `process` (tasks/documents.py), named so the sender need not import it.
@@ -326,10 +326,9 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, data)
     cause = CAUSE_BY_MODE[job.mode]
 
     # Storage before the rows that point at it: an orphaned object is the acceptable failure.
-    keys = {}
-    for part, body in (("content", content), ("schema", schema)):
-        keys[part] = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/{job.id}.json"
-        ports.storage.put(keys[part], json.dumps(body, ensure_ascii=False).encode(), "application/json")
+    # Content and schema are one object, which both parts' rows point at.
+    key = version_store.key(document.brokerage_id, document.id, job.id)
+    version_store.write(ports.storage, key, {"content": content, "schema": schema})
 
     if not transitions.finish(session, job.id, JobStatus.COMPLETED, last_error=None, pages_reported=pages):
         return "ignored: job finished meanwhile"
@@ -361,7 +360,7 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, data)
         session.add(DocumentVersion(
             document_id=document.id, part=part, number=(previous.number + 1) if previous else 1,
             cause=cause if previous else "generated", actor_id=job.requested_by_id, job_id=job.id,
-            replaces_id=previous.id if previous else None, storage_key=keys[part]))
+            replaces_id=previous.id if previous else None, storage_key=key))
     _mark(session, delivery.id, f"applied: {target}")
     outbox.record(session, ReservationDue(job_id=job.id, pages=pages))
     return f"applied: {target}"

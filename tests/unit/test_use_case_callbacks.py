@@ -10,7 +10,7 @@ from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.extraction import webhooks
 from leadflow.extraction.webhooks import WebhookVerificationError
 from leadflow.models import CallbackDelivery, DocumentVersion
-from leadflow.services import callbacks, pipeline
+from leadflow.services import callbacks, pipeline, version_store
 from tests.unit.fakes import PAYSLIP, events, world  # noqa: F401  (fixtures)
 
 
@@ -83,8 +83,12 @@ def test_a_completed_job_is_verified_stored_as_versions_and_settled_once(world, 
     versions = world.session.query(DocumentVersion).filter_by(document_id=document_id).all()
     assert sorted((v.part, v.number, v.cause) for v in versions) == [("content", 1, "generated"),
                                                                       ("schema", 1, "generated")]
-    assert json.loads(world.storage.get(next(v for v in versions if v.part == "content").storage_key)) == \
-        {"fields": PAYSLIP}
+    content, schema = (next(v for v in versions if v.part == part) for part in ("content", "schema"))
+    # One object holds the result, written once; both parts' rows point at it.
+    assert content.storage_key == schema.storage_key
+    assert [k for k in world.storage.objects if "/original/" not in k] == [content.storage_key]
+    assert version_store.read(world.storage, content.storage_key, "content") == {"fields": PAYSLIP}
+    assert version_store.read(world.storage, schema.storage_key, "schema") == {"type": "payslip"}
     assert world.job(job_id).status == JobStatus.COMPLETED and world.job(job_id).pages_reported == 1
     assert events.of(ReservationDue) == [ReservationDue(job_id=job_id, pages=1)]
 
