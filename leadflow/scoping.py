@@ -6,11 +6,11 @@ Both answer with queries scoped by brokerage, so another tenant's row is simply 
 import logging
 from collections import defaultdict
 
-from sqlalchemy import String, cast, literal, or_, select, union_all
+from sqlalchemy import String, and_, cast, literal, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from leadflow.domain.audience import DocumentFacts, Role, STAFF_ROLES, Viewer
-from leadflow.models import Document, DocumentShare, WorkspaceMember
+from leadflow.models import Document, DocumentShare, ExtractionJob, User, WorkspaceMember
 
 security_log = logging.getLogger("leadflow.security")
 
@@ -42,6 +42,20 @@ def in_brokerage(model, brokerage_id: int):
 
 def document_in_brokerage(session: Session, document_id: str, brokerage_id: int) -> Document | None:
     return session.scalar(in_brokerage(Document, brokerage_id).where(Document.id == document_id))
+
+
+def job_with_document(session: Session, job_id: str):
+    """(job, its document, the document owner's name) for a worker holding a job id; the document
+    is None unless it is in the job's brokerage. None for a job we do not know. One statement,
+    and the rows are read afresh even if loaded before in this session (a batch of deliveries
+    applies many in one transaction; each must see the rows as they are now)."""
+    return session.execute(
+        select(ExtractionJob, Document, User.name)
+        .outerjoin(Document, and_(Document.id == ExtractionJob.document_id,
+                                  Document.brokerage_id == ExtractionJob.brokerage_id))
+        .outerjoin(User, User.id == Document.owner_id)
+        .where(ExtractionJob.id == job_id)
+        .execution_options(populate_existing=True)).first()
 
 
 def document_belongs_elsewhere(session: Session, document_id: str, brokerage_id: int) -> bool:

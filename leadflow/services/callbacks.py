@@ -24,10 +24,9 @@ from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, St
 from leadflow.domain.verification import Applicant, Extraction, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
-from leadflow.models import (CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, User,
-                             utcnow)
+from leadflow.models import CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, utcnow
 from leadflow.ports import Ports
-from leadflow.services import pipeline, transitions
+from leadflow.services import pipeline, transitions, version_store
 
 log = logging.getLogger(__name__)
 # The actor that runs `process` (tasks/documents.py), named so the sender need not import it.
@@ -203,8 +202,9 @@ def _apply_one(session: Session, ports: Ports, delivery: CallbackDelivery) -> st
     """Apply one claimed delivery under a savepoint and mark it; what `process` does for one
     delivery in a transaction of its own. A rolled-back savepoint also drops the events it
     recorded (the outbox drops events only when the whole transaction rolls back)."""
-    # Each delivery reads the rows as they are now, as in a transaction of its own.
-    session.expire_all()
+    # Each delivery reads the rows as they are now, as in a transaction of its own: _apply reads
+    # its job and document afresh (scoping.job_with_document). Not expire_all(): that made every
+    # claimed delivery load its row, payload and all, a second time.
     delivery_id = delivery.id
     recorded = list(session.info.get(outbox._PENDING, []))
     savepoint = session.begin_nested()
@@ -292,10 +292,10 @@ def _still_patient(session: Session, job_id: str, now, deadline: timedelta) -> b
 
 def _apply(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
     payload = delivery.payload or {}
-    job = session.get(ExtractionJob, delivery.job_id) if delivery.job_id else None
-    if job is None:
+    found = scoping.job_with_document(session, delivery.job_id) if delivery.job_id else None
+    if found is None:
         return "ignored: unknown job"
-    document = scoping.document_in_brokerage(session, job.document_id, job.brokerage_id)
+    job, document, owner_name = found
     if document is None:
         return "ignored: document not found"
     if document.current_job_id != job.id:
@@ -314,10 +314,10 @@ def _apply(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
         return _apply_failure(session, ports, delivery, job, document, data.get("error") or {})
     if payload.get("type") != "job.completed":
         return f"ignored: unknown type {payload.get('type')!r}"
-    return _apply_result(session, ports, delivery, job, document, data)
+    return _apply_result(session, ports, delivery, job, document, owner_name, data)
 
 
-def _apply_result(session: Session, ports: Ports, delivery, job, document, data) -> str:
+def _apply_result(session: Session, ports: Ports, delivery, job, document, owner_name, data) -> str:
     content = data.get("content") if isinstance(data.get("content"), dict) else {}
     schema = data.get("schema") if isinstance(data.get("schema"), dict) else {}
     pages = _int(data.get("pages"), document.page_count or 1)
@@ -326,10 +326,9 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, data)
     cause = CAUSE_BY_MODE[job.mode]
 
     # Storage before the rows that point at it: an orphaned object is the acceptable failure.
-    keys = {}
-    for part, body in (("content", content), ("schema", schema)):
-        keys[part] = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/{job.id}.json"
-        ports.storage.put(keys[part], json.dumps(body, ensure_ascii=False).encode(), "application/json")
+    # Content and schema are one object, which both parts' rows point at.
+    key = version_store.key(document.brokerage_id, document.id, job.id)
+    version_store.write(ports.storage, key, {"content": content, "schema": schema})
 
     if not transitions.finish(session, job.id, JobStatus.COMPLETED, last_error=None, pages_reported=pages):
         return "ignored: job finished meanwhile"
@@ -344,9 +343,8 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, data)
         if decided:
             # A person decided the type: it stands, whatever the client declared.
             document_type, confidence, declared = decided, 1.0, None
-        owner = session.get(User, document.owner_id)
         verdict = verify(Extraction(document_type, confidence, content, pages), declared,
-                         Applicant(name=owner.name if owner else None), ports.clock.now().date())
+                         Applicant(name=owner_name), ports.clock.now().date())
         target = verdict.status
         moved = transitions.apply(
             session, document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
@@ -356,12 +354,7 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, data)
             rejection_code=verdict.rejection_code.value if verdict.rejection_code else None)
     if not moved:
         return "ignored: document moved on meanwhile"
-    for part in ("content", "schema"):
-        previous = _latest_version(session, document.id, part)
-        session.add(DocumentVersion(
-            document_id=document.id, part=part, number=(previous.number + 1) if previous else 1,
-            cause=cause if previous else "generated", actor_id=job.requested_by_id, job_id=job.id,
-            replaces_id=previous.id if previous else None, storage_key=keys[part]))
+    _add_versions(session, document.id, job, cause, key)
     _mark(session, delivery.id, f"applied: {target}")
     outbox.record(session, ReservationDue(job_id=job.id, pages=pages))
     return f"applied: {target}"
@@ -437,15 +430,31 @@ def _record_statement(dialect: str):
 
 
 def _mark(session: Session, delivery_id: str, outcome: str) -> None:
-    session.execute(update(CallbackDelivery).where(
-        CallbackDelivery.id == delivery_id, CallbackDelivery.processed_at.is_(None)).values(
+    # On the table, not the ORM entity: no loaded delivery needs the new values (a batch's next
+    # delivery is another row), and the ORM's update costs as much again to prepare as to run.
+    table = CallbackDelivery.__table__
+    session.execute(update(table).where(table.c.id == delivery_id, table.c.processed_at.is_(None)).values(
         processed_at=utcnow(), outcome=outcome[:200]))
 
 
-def _latest_version(session: Session, document_id: str, part: str) -> DocumentVersion | None:
-    return session.scalar(select(DocumentVersion).where(
-        DocumentVersion.document_id == document_id, DocumentVersion.part == part)
-        .order_by(DocumentVersion.number.desc()).limit(1))
+def _add_versions(session: Session, document_id: str, job: ExtractionJob, cause: str, key: str) -> None:
+    """The job's content and schema versions, both pointing at its one stored object; each
+    follows its part's latest version (a first result is `generated` whatever the job's mode).
+    Two statements, no ORM objects: the rows are written and not read again in this transaction.
+    A second result of the same job breaks the unique key (job, part) here: IntegrityError."""
+    latest: dict[str, tuple[int, int]] = {}
+    for part, version_id, number in session.execute(
+            select(DocumentVersion.part, DocumentVersion.id, DocumentVersion.number)
+            .where(DocumentVersion.document_id == document_id).order_by(DocumentVersion.number)):
+        latest[part] = (version_id, number)
+    now = utcnow()
+    rows = []
+    for part in ("content", "schema"):
+        previous_id, number = latest.get(part, (None, 0))
+        rows.append({"document_id": document_id, "part": part, "number": number + 1,
+                     "cause": cause if previous_id else "generated", "actor_id": job.requested_by_id,
+                     "job_id": job.id, "replaces_id": previous_id, "storage_key": key, "created_at": now})
+    session.execute(DocumentVersion.__table__.insert(), rows)
 
 
 def _int(value, default: int) -> int:

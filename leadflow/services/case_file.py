@@ -4,7 +4,6 @@ the income summary, and which documents have gone stale.
 The caller has checked the viewer may see the workspace (views.workspace_for); every query here is
 scoped to the workspace's brokerage as well.
 """
-import json
 import logging
 from dataclasses import dataclass
 from datetime import date
@@ -20,6 +19,7 @@ from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification.spec import READ_THRESHOLD
 from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
 from leadflow.ports import Ports
+from leadflow.services import version_store
 from leadflow.services.checklist import WENT_STALE
 from leadflow.storage.base import StorageError
 
@@ -121,7 +121,7 @@ def current_content(session: Session, ports: Ports, document: Document,
     if version is None:
         return {}
     try:
-        content = json.loads(ports.storage.get(version.storage_key))
+        content = version_store.read(ports.storage, version.storage_key, "content")
     except unreadable as exc:
         log.warning("content of document %s not readable: %s", document.id, exc)
         return {}

@@ -1,5 +1,4 @@
 """A workspace's checklist, read from its documents."""
-import json
 from datetime import date, timedelta
 
 from sqlalchemy import select
@@ -10,6 +9,7 @@ from leadflow.domain.case_checks import DEFAULT_PAYOUT_DAYS
 from leadflow.domain.checklist import CaseDocument, ItemState, progress
 from leadflow.domain.verification.common import iso_date
 from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
+from leadflow.services import version_store
 from leadflow.storage.base import Storage
 
 # The audit action the staleness sweep writes on a verified document that aged out.
@@ -62,6 +62,6 @@ def _identity_fields(session: Session, storage: Storage, document: Document) -> 
         .order_by(DocumentVersion.number.desc()).limit(1))
     if version is None:
         return {}
-    fields = json.loads(storage.get(version.storage_key)).get("fields") or {}
+    fields = version_store.read(storage, version.storage_key, "content").get("fields") or {}
     return {"nationality": fields.get("nationality") if document.document_type == "id_document" else None,
             "expiry_date": fields.get("expiry_date")}

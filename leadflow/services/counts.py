@@ -55,10 +55,20 @@ def _write(session: Session, deltas: Counter) -> None:
             for (brokerage_id, status), delta in sorted(deltas.items()) if delta]
     if not rows:
         return
-    statement = _insert(session)(DocumentStatusCount).values(rows)
-    session.execute(statement.on_conflict_do_update(
-        index_elements=["brokerage_id", "status"],
-        set_={"count": DocumentStatusCount.count + statement.excluded.count}))
+    # One statement run for each row (psycopg sends them together), built once per dialect: a
+    # multi-row VALUES is not cached by SQLAlchemy, and compiling it cost more than running it.
+    dialect = session.get_bind().dialect.name
+    statement = _UPSERT.get(dialect)
+    if statement is None:
+        statement = _insert(session)(DocumentStatusCount.__table__)
+        statement = _UPSERT[dialect] = statement.on_conflict_do_update(
+            index_elements=["brokerage_id", "status"],
+            set_={"count": DocumentStatusCount.__table__.c.count + statement.excluded.count})
+    session.execute(statement, rows)
+
+
+# The upsert per SQL dialect (see _write).
+_UPSERT: dict = {}
 
 
 @event.listens_for(Session, "before_commit")

@@ -29,7 +29,7 @@ from leadflow.models import (ApiToken, AuditEntry, Document, DocumentShare, Docu
                              ErasureRecord, ExtractionJob, LenderPackage, UploadIntent, User, Workspace,
                              WorkspaceMember)
 from leadflow.ports import Ports
-from leadflow.services import counts
+from leadflow.services import counts, version_store
 from leadflow.services.documents import storage_key as document_key
 
 log = logging.getLogger(__name__)
@@ -197,9 +197,10 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
     keys |= set(session.scalars(select(DocumentVersion.storage_key).where(DocumentVersion.document_id.in_(documents))))
     keys |= set(session.scalars(select(LenderPackage.storage_key).where(
         LenderPackage.workspace_id.in_(packed), LenderPackage.storage_key.isnot(None))))
-    # A result stored for a job that another run had finished first has no version row pointing at it.
-    keys |= {f"brokerages/{b}/documents/{document_id}/{part}/{job_id}.json"
-             for job_id, document_id in jobs for part in ("content", "schema")}
+    # A result stored for a job that another run had finished first has no version row pointing at it
+    # (one object per job; two, one per part, for jobs stored before that).
+    for job_id, document_id in jobs:
+        keys |= {version_store.key(b, document_id, job_id), *version_store.legacy_keys(b, document_id, job_id)}
     for intent_id, filename, key in intents:
         # An offer's file may sit at its upload key or, half-completed, at the document's.
         keys |= {key, document_key(b, intent_id, filename)}

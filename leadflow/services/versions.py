@@ -1,10 +1,10 @@
 """An advisor's work on a document's data: reprocess, customise, correct, revert.
 
 Content and schema are versioned separately; each version names its cause, who, when and
-the version it replaces. Storage is written before the row that points at it.
+the version it replaces. Storage is written before the row that points at it; a job's content
+and schema share one stored object (services/version_store.py).
 """
 import copy
-import json
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -17,7 +17,7 @@ from leadflow.domain.verification import Applicant, verify_type
 from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
 from leadflow.models import AuditEntry, Document, DocumentVersion, User
 from leadflow.ports import Ports
-from leadflow.services import documents, pipeline, transitions
+from leadflow.services import documents, pipeline, transitions, version_store
 
 MAX_CHANGES = 100
 
@@ -57,7 +57,7 @@ def correct(session: Session, ports: Ports, user: User, document_id: str, change
     current = _latest(session, document.id, "content")
     if current is None:
         raise Conflict("This document has no extracted data to correct yet.")
-    content = json.loads(ports.storage.get(current.storage_key))
+    content = version_store.read(ports.storage, current.storage_key, "content")
     updated = copy.deepcopy(content)
     changed = {str(k): v for k, v in changes.items()}
     updated.setdefault("fields", {}).update(changed)
@@ -80,7 +80,7 @@ def revert(session: Session, ports: Ports, user: User, document_id: str) -> Docu
     for part, original in originals.items():
         if original is not None:
             _new_version(session, ports, document, part, "reverted", user, storage_key=original.storage_key)
-    content = json.loads(ports.storage.get(originals["content"].storage_key))
+    content = version_store.read(ports.storage, originals["content"].storage_key, "content")
     _reverify(session, ports, document, user, content, action="reverted", note="back to the original extraction")
     _commit_version(session)
     return _reloaded(session, document)
@@ -94,7 +94,7 @@ def version_body(session: Session, ports: Ports, document: Document, part: str,
     version = session.scalar(query.order_by(DocumentVersion.number.desc()).limit(1))
     if version is None:
         raise NotFound(f"This document has no {part} {'version ' + str(number) if number else 'yet'}.")
-    return version, json.loads(ports.storage.get(version.storage_key))
+    return version, version_store.read(ports.storage, version.storage_key, part)
 
 
 def _editable(session: Session, user: User, document_id: str) -> Document:
@@ -111,8 +111,8 @@ def _new_version(session: Session, ports: Ports, document: Document, part: str, 
     previous = _latest(session, document.id, part)
     number = (previous.number + 1) if previous else 1
     if storage_key is None:
-        storage_key = f"brokerages/{document.brokerage_id}/documents/{document.id}/{part}/v{number}-{cause}.json"
-        ports.storage.put(storage_key, json.dumps(body, ensure_ascii=False).encode(), "application/json")
+        storage_key = version_store.key(document.brokerage_id, document.id, f"{part}-v{number}-{cause}")
+        version_store.write(ports.storage, storage_key, {part: body})
     version = DocumentVersion(document_id=document.id, part=part, number=number, cause=cause, actor_id=user.id,
                               replaces_id=previous.id if previous else None, storage_key=storage_key,
                               created_at=ports.clock.now())

@@ -12,7 +12,7 @@ from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.ports import current_ports
-from leadflow.services import documents, review, views
+from leadflow.services import documents, review, version_store, views
 from leadflow.services import versions as version_service
 from leadflow.web import params
 from leadflow.web.templating import preload_names
@@ -171,7 +171,7 @@ def _actions_panel(doc: Document) -> dict:
     names = []
     for version in views.versions(db.session, doc, "content"):
         try:
-            body = json.loads(current_ports().storage.get(version.storage_key))
+            body = version_store.read(current_ports().storage, version.storage_key, "content")
         except Exception:  # an unreadable old version only narrows the choice offered
             continue
         names += list((body or {}).get("fields") or {})

@@ -24,7 +24,7 @@ from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import (AuditEntry, Brokerage, CreditWallet, Document, DocumentStatusCount, DocumentVersion,
                              ExtractionJob, User, Workspace, WorkspaceMember, new_id)
 from leadflow.ports import Ports
-from leadflow.services import counts, pipeline
+from leadflow.services import counts, pipeline, version_store
 from leadflow.storage.base import ObjectInfo, ObjectMissing, StorageError, check_key
 
 # The day the verification rules are judged on (the samples' payslips and statements are current then).
@@ -292,13 +292,19 @@ class World:
         return document_id
 
     def extracted(self, *, fields: dict | None = None, status: Status = Status.VERIFIED,
-                  document_type: str = "payslip") -> str:
-        """A document the pipeline finished: its first content and schema versions are stored."""
+                  document_type: str = "payslip", two_objects: bool = False) -> str:
+        """A document the pipeline finished: its first content and schema versions are stored, as
+        one object (or, `two_objects`, one per part, as versions were stored before envelopes)."""
         document_id = self.document(status=status, document_type=document_type)
-        for part, body in (("content", {"fields": fields if fields is not None else PAYSLIP}),
-                           ("schema", {"type": document_type})):
-            key = f"brokerages/{self.brokerage.id}/documents/{document_id}/{part}/first.json"
-            self.storage.put(key, _json(body), "application/json")
+        parts = {"content": {"fields": fields if fields is not None else PAYSLIP}, "schema": {"type": document_type}}
+        shared = version_store.key(self.brokerage.id, document_id, "first")
+        if not two_objects:
+            version_store.write(self.storage, shared, parts)
+        for part, body in parts.items():
+            key = shared
+            if two_objects:
+                key = f"brokerages/{self.brokerage.id}/documents/{document_id}/{part}/first.json"
+                self.storage.put(key, _json(body), "application/json")
             self.session.add(DocumentVersion(document_id=document_id, part=part, number=1, cause="generated",
                                              storage_key=key, created_at=self.clock.now()))
         self.session.commit()

@@ -176,7 +176,7 @@ def test_a_build_that_cannot_read_a_documents_data_now_raises_for_a_retry_and_pa
     real_get = world.storage.get
 
     def flaky(key):
-        if "/content/" in key:
+        if "/versions/" in key:
             raise StorageError("storage timed out (fake)")
         return real_get(key)
     monkeypatch.setattr(world.storage, "get", flaky)

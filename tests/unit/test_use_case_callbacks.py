@@ -10,7 +10,8 @@ from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.extraction import webhooks
 from leadflow.extraction.webhooks import WebhookVerificationError
 from leadflow.models import CallbackDelivery, DocumentVersion
-from leadflow.services import callbacks, pipeline
+from leadflow.services import callbacks, pipeline, version_store
+from leadflow.services import versions as versions_service
 from tests.unit.fakes import PAYSLIP, events, world  # noqa: F401  (fixtures)
 
 
@@ -83,8 +84,12 @@ def test_a_completed_job_is_verified_stored_as_versions_and_settled_once(world, 
     versions = world.session.query(DocumentVersion).filter_by(document_id=document_id).all()
     assert sorted((v.part, v.number, v.cause) for v in versions) == [("content", 1, "generated"),
                                                                       ("schema", 1, "generated")]
-    assert json.loads(world.storage.get(next(v for v in versions if v.part == "content").storage_key)) == \
-        {"fields": PAYSLIP}
+    content, schema = (next(v for v in versions if v.part == part) for part in ("content", "schema"))
+    # One object holds the result, written once; both parts' rows point at it.
+    assert content.storage_key == schema.storage_key
+    assert [k for k in world.storage.objects if "/original/" not in k] == [content.storage_key]
+    assert version_store.read(world.storage, content.storage_key, "content") == {"fields": PAYSLIP}
+    assert version_store.read(world.storage, schema.storage_key, "schema") == {"type": "payslip"}
     assert world.job(job_id).status == JobStatus.COMPLETED and world.job(job_id).pages_reported == 1
     assert events.of(ReservationDue) == [ReservationDue(job_id=job_id, pages=1)]
 
@@ -268,6 +273,37 @@ def test_a_nudge_applies_its_delivery_and_those_waiting_in_one_transaction(world
     assert sorted(e.job_id for e in events.of(ReservationDue)) == sorted(job_id for _, job_id in jobs)
     # The other deliveries' own nudges find nothing left to do.
     assert callbacks.process_batch(world.session, world.ports, "msg_0") == {}
+
+
+def test_two_deliveries_of_one_job_in_one_batch_store_its_result_once(world, events):
+    # The second reads the job and document as the first left them, not as loaded before.
+    document_id, job_id = submitted(world)
+    delivered(world, completed(job_id), "msg_a")
+    delivered(world, completed(job_id, document_type="invoice"), "msg_b")
+    outcomes = callbacks.process_batch(world.session, world.ports, "msg_a")
+    assert outcomes == {"msg_a": "applied: VERIFIED", "msg_b": "ignored: job already completed"}
+    versions = world.session.query(DocumentVersion).filter_by(document_id=document_id).all()
+    assert sorted((v.part, v.number) for v in versions) == [("content", 1), ("schema", 1)]
+    assert world.get(document_id).document_type == "payslip"
+    assert events.of(ReservationDue) == [ReservationDue(job_id=job_id, pages=1)]
+
+
+def test_a_rerun_result_is_a_new_version_of_both_parts_replacing_the_last(world):
+    document_id, job_id = submitted(world)
+    delivered(world, completed(job_id), "msg_first")
+    process(world, "msg_first")
+    versions_service.reprocess(world.session, world.ports, world.advisor, document_id)
+    rerun = world.extraction.submitted[-1]["job_id"]
+    delivered(world, completed(rerun, fields={**PAYSLIP, "net": "2900.00"}), "msg_rerun")
+    assert process(world, "msg_rerun").startswith("applied")
+    rows = {(v.part, v.number): v for v in world.session.query(DocumentVersion).filter_by(document_id=document_id)}
+    assert sorted((part, number, v.cause) for (part, number), v in rows.items()) == [
+        ("content", 1, "generated"), ("content", 2, "reprocessed"), ("schema", 1, "generated"),
+        ("schema", 2, "reprocessed")]
+    for part in ("content", "schema"):
+        assert rows[(part, 2)].replaces_id == rows[(part, 1)].id and rows[(part, 2)].job_id == rerun
+    assert version_store.read(world.storage, rows[("content", 2)].storage_key, "content")["fields"]["net"] == \
+        "2900.00"
 
 
 def test_a_batch_leaves_a_delivery_that_came_too_early_to_its_own_message(world):

@@ -9,7 +9,8 @@ from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import JobStatus, Status
 from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
 from leadflow.models import Document, DocumentVersion
-from leadflow.services import versions
+from leadflow.services import version_store, versions
+from leadflow.storage.base import ObjectMissing
 from tests.unit.fakes import PAYSLIP, events, world  # noqa: F401  (fixtures)
 
 
@@ -167,4 +168,30 @@ def test_a_versions_body_is_read_from_storage(world):
     document_id = world.extracted()
     _, body = versions.version_body(world.session, world.ports, world.get(document_id), "schema")
     assert body == {"type": "payslip"}
-    assert json.loads(world.storage.get(_.storage_key)) == body
+    assert json.loads(world.storage.get(_.storage_key))["parts"]["schema"] == body
+
+
+def test_a_version_stored_as_two_objects_before_envelopes_still_reads_corrects_and_reverts(world):
+    document_id = world.extracted(two_objects=True)
+    document = world.get(document_id)
+    assert versions.version_body(world.session, world.ports, document, "content")[1] == {"fields": PAYSLIP}
+    assert versions.version_body(world.session, world.ports, document, "schema")[1] == {"type": "payslip"}
+    versions.correct(world.session, world.ports, world.advisor, document_id, {"net": "3400.00"})
+    corrected, body = versions.version_body(world.session, world.ports, world.get(document_id), "content")
+    assert body["fields"]["net"] == "3400.00" and "/versions/" in corrected.storage_key
+    versions.revert(world.session, world.ports, world.advisor, document_id)
+    document = world.get(document_id)
+    assert versions.version_body(world.session, world.ports, document, "content")[1] == {"fields": PAYSLIP}
+    assert versions.version_body(world.session, world.ports, document, "schema")[1] == {"type": "payslip"}
+
+
+def test_a_correction_is_one_object_of_its_one_part(world):
+    document_id = world.extracted()
+    before = set(world.storage.objects)
+    versions.correct(world.session, world.ports, world.advisor, document_id, {"net": "3400.00"})
+    [written] = set(world.storage.objects) - before
+    stored = json.loads(world.storage.get(written))
+    assert stored["format"] == "leadflow.version/1" and list(stored["parts"]) == ["content"]
+    # A schema read of a correction's object finds no schema there, rather than its content.
+    with pytest.raises(ObjectMissing):
+        version_store.read(world.storage, written, "schema")
