@@ -254,10 +254,14 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
         # The document moved on while we submitted (the stalled sweep reset a slow worker's
         # claim), or its job was given up: this job's result would be stale. Give it up now, so
         # that nothing waits on it and its reservation is released, not left open until it expires.
-        log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job_id)
+        # Only a job this worker accepted is given up: one accepted by someone else is a worker
+        # that reclaimed the document (after a stalled reset) with the same job and submitted
+        # it; the document waits on it now.
         outbox.rollback(session)
-        _fail_job(session, job_id, f"superseded: the document left {source} during submission")
-        outbox.commit(session)
+        if accepted:
+            log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job_id)
+            _fail_job(session, job_id, f"superseded: the document left {source} during submission")
+            outbox.commit(session)
         return Outcome.SKIPPED_NOT_PENDING
     outbox.commit(session)
     return Outcome.SUBMITTED
@@ -644,7 +648,8 @@ def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
             notes={document: f"job {job} (first)" for document, job in moving.items()},
             verification_notes=[], rejection_code=None))
         for job, document in taken:
-            if document not in moved:
+            # As in `submit`: a job someone else accepted is theirs (a reclaim with the same job).
+            if document not in moved and job in accepted:
                 log.warning("document %s left PROCESSING during submission of job %s; job given up", document, job)
                 _fail_job(session, job, "superseded: the document left PROCESSING during submission")
         own_moved = own is not None and own[1] in moved
