@@ -105,6 +105,9 @@ def load() -> dict:
         "BREAKER_COOLDOWN_SECONDS": _int("BREAKER_COOLDOWN_SECONDS", 5),
         "HEALTH_FRESH_SECONDS": _int("HEALTH_FRESH_SECONDS", 3),
         "DOCUMENT_PROCESSING_CONCURRENCY": _int("DOCUMENT_PROCESSING_CONCURRENCY", 5),
+        # A verify-document message claims, reserves and submits up to this many due documents
+        # of its brokerage together (its own and others waiting); 1: each its own.
+        "CLAIM_BATCH_SIZE": _int("CLAIM_BATCH_SIZE", 20),
         "RECONCILIATION_INTERVAL_MS": _int("RECONCILIATION_INTERVAL_MS", 60_000),
         "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),
         "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", 10 * 60_000),

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from leadflow.billing import ledger
@@ -82,6 +82,46 @@ def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, own
                                     created_at=now, expires_at=now + RESERVATION_LIFETIME)
     session.add(reservation)
     return reservation
+
+
+def reserve_many(session: Session, brokerage_id: int, pages_by_job: dict[str, int], *, now: datetime) -> None:
+    """Hold pages for several jobs of one brokerage made in this transaction (none holds a
+    reservation yet): one guarded update of the wallet for all of them, one insert of their
+    reservations. Raises InsufficientCredits, and then holds nothing. No allowance is checked
+    here: the caller picked jobs that fit (`client_pages_today_by_owner`). The caller commits."""
+    if not pages_by_job:
+        return
+    if any(pages <= 0 for pages in pages_by_job.values()):
+        raise ledger.LedgerError("a reservation must be a positive number of pages")
+    total = sum(pages_by_job.values())
+    moved = session.execute(
+        update(CreditWallet)
+        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= total)
+        .values(balance=CreditWallet.balance - total, reserved=CreditWallet.reserved + total)).rowcount
+    if moved != 1:
+        raise ledger.InsufficientCredits(f"{total} pages needed for {len(pages_by_job)} jobs, "
+                                         f"{wallet_state(session, brokerage_id).balance} available")
+    session.execute(insert(CreditReservation), [
+        {"brokerage_id": brokerage_id, "job_id": job_id, "pages": pages, "status": "open", "overage": 0,
+         "created_at": now, "expires_at": now + RESERVATION_LIFETIME} for job_id, pages in pages_by_job.items()])
+
+
+def client_pages_today_by_owner(session: Session, owner_ids, now: datetime) -> dict[int, int]:
+    """`client_pages_today` for several users in one statement, keyed by user; only clients
+    are in it (an advisor's uploads have no allowance)."""
+    owner_ids = set(owner_ids)
+    if not owner_ids:
+        return {}
+    start = _day_start(now)
+    used = dict(session.execute(
+        select(Document.owner_id, func.coalesce(func.sum(_pages_used()), 0))
+        .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
+        .join(Document, Document.id == ExtractionJob.document_id)
+        .where(Document.owner_id.in_(owner_ids), ExtractionJob.mode == "first",
+               CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
+        .group_by(Document.owner_id)).all())
+    clients = session.scalars(select(User.id).where(User.id.in_(owner_ids), User.role == "client")).all()
+    return {client: int(used.get(client) or 0) for client in clients}
 
 
 def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement | None:

@@ -21,6 +21,15 @@ class ServiceDown(ExtractionUnavailable):
     """The breaker knows the service is down: nothing was tried, so no attempt is spent."""
 
 
+class BatchUnsupported(Exception):
+    """The service has no `POST /jobs/batch` (it answered 404 or 405): nothing was submitted;
+    the caller submits job by job."""
+
+
+# Jobs in one `POST /jobs/batch` at most (the contract's limit; the shipped extractor refuses more).
+MAX_BATCH = 50
+
+
 class ExtractionClient:
     def __init__(self, base_url: str | None, api_key: str, timeout: float = 10.0,
                  breaker: breakers.Breaker | None = None):
@@ -29,6 +38,8 @@ class ExtractionClient:
         self._breaker = breaker
         self._session = requests.Session()
         self._session.headers["Authorization"] = f"Bearer {api_key}"
+        # Until the service answers that it has no batch endpoint (then job by job, for good).
+        self.batch_supported = True
 
     @property
     def breaker(self) -> breakers.Breaker:
@@ -73,6 +84,46 @@ class ExtractionClient:
         if response.status_code != 202:
             raise ExtractionUnavailable(f"submission answered {response.status_code}")
         self.breaker.succeeded()
+
+    def submit_many(self, submissions: list[dict]) -> list[ExtractionUnavailable | None]:
+        """Hand several jobs (each the keywords of `submit`) to the service in one request.
+
+        Returns, in order, None for each job the service took and an ExtractionUnavailable for
+        each it refused. Raises ExtractionUnavailable (ServiceDown when nothing was tried) when
+        the request as a whole failed: then no job may be taken for accepted (the service may
+        have some of them; resubmitting an id it knows is harmless). Raises BatchUnsupported
+        when the service has no batch endpoint."""
+        if not self.batch_supported:
+            raise BatchUnsupported("the extraction service takes jobs one by one")
+        if len(submissions) > MAX_BATCH:
+            raise ValueError(f"at most {MAX_BATCH} jobs in one batch")
+        if self.base_url and self.breaker.is_down():
+            raise ServiceDown(f"extraction service known down; next probe in {self.breaker.retry_in():.0f}s")
+        if not self.healthy():
+            raise ExtractionUnavailable("extraction service health check failed")
+        body = {"jobs": [{"job_id": s["job_id"], "document_url": s["document_url"],
+                          "callback_url": s["callback_url"], "mode": s["mode"],
+                          "output_spec": s.get("output_spec")} for s in submissions]}
+        try:
+            response = self._session.post(f"{self.base_url}/jobs/batch", json=body, timeout=self.timeout)
+        except requests.RequestException as exc:
+            self.breaker.failed()
+            raise ExtractionUnavailable(f"submission failed: {type(exc).__name__}") from exc
+        if response.status_code in (404, 405):
+            self.batch_supported = False
+            raise BatchUnsupported(f"POST /jobs/batch answered {response.status_code}")
+        if response.status_code >= 500:
+            self.breaker.failed()
+        if response.status_code != 200:
+            raise ExtractionUnavailable(f"batch submission answered {response.status_code}")
+        try:
+            answers = {a["job_id"]: int(a["status"]) for a in response.json()["jobs"]}
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ExtractionUnavailable("batch submission answered something we cannot read") from exc
+        self.breaker.succeeded()
+        return [None if answers.get(s["job_id"]) == 202
+                else ExtractionUnavailable(f"submission answered {answers.get(s['job_id'], 'nothing')}")
+                for s in submissions]
 
     def job(self, job_id: str) -> dict | None:
         """The service's view of a job, or None when it does not know it."""

@@ -23,6 +23,7 @@ from leadflow.extractor.jobs import Job, JobStore
 log = logging.getLogger(__name__)
 
 MAX_BACKLOG = 256  # queued + running jobs; beyond it POST /jobs answers 503 and LeadFlow retries later
+MAX_BATCH = 50     # jobs in one POST /jobs/batch
 JOB_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")  # it travels in a URL path: no slashes
 REORDER_HOLD_SECONDS = 10.0  # a held-back callback goes out at the latest after this
 
@@ -143,7 +144,7 @@ class ExtractorService:
 def create_app(service: ExtractorService) -> Flask:
     """A Flask app of the extractor's own: no other app's config, globals or extensions."""
     app = Flask("leadflow.extractor")
-    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024  # a job is a few URLs, never a document
+    app.config["MAX_CONTENT_LENGTH"] = 512 * 1024  # a batch of jobs is a few URLs each, never a document
 
     def authorized() -> bool:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
@@ -162,19 +163,45 @@ def create_app(service: ExtractorService) -> Flask:
         problem = validate_job(body)
         if problem:
             return error(400, "bad_request", problem)
+        status, code, message = take(body)
+        if status != 202:
+            return error(status, code, message)
+        return jsonify(job_id=body["job_id"]), 202
+
+    @app.post("/jobs/batch")
+    def submit_batch():
+        """Several jobs in one request: each taken or refused on its own, as POST /jobs would."""
+        if not authorized():
+            return error(401, "unauthorized", "a valid bearer token is required")
+        body = request.get_json(silent=True)
+        jobs = body.get("jobs") if isinstance(body, dict) else None
+        if not isinstance(jobs, list) or not 0 < len(jobs) <= MAX_BATCH:
+            return error(400, "bad_request", f"body must be {{\"jobs\": [...]}} with 1-{MAX_BATCH} jobs")
+        problems = [validate_job(job) for job in jobs]
+        if any(problems):
+            return error(400, "bad_request", "; ".join(f"job {i}: {p}" for i, p in enumerate(problems) if p))
+        answers = []
+        for job in jobs:
+            status, code, message = take(job)
+            answers.append({"job_id": job["job_id"], "status": status} if status == 202 else
+                           {"job_id": job["job_id"], "status": status, "error": {"code": code, "message": message}})
+        return jsonify(jobs=answers), 200
+
+    def take(body: dict) -> tuple[int, str | None, str | None]:
+        """Accept one well-formed job: (202, None, None), or the status, code and message of its refusal."""
         if service.dice.roll("fail_submit"):
-            return error(503, "unavailable", "submission refused by fault injection")
+            return 503, "unavailable", "submission refused by fault injection"
         known = service.jobs.get(body["job_id"])
         if known is None and service.backlog_full():
-            return error(503, "busy", "too many unfinished jobs; retry later")
+            return 503, "busy", "too many unfinished jobs; retry later"
         job = Job(job_id=body["job_id"], document_url=body["document_url"],
                   callback_url=body["callback_url"], mode=body["mode"],
                   output_spec=body.get("output_spec"))
         try:
             service.submit(job)
         except RuntimeError:
-            return error(503, "stopping", "the extractor is shutting down")
-        return jsonify(job_id=job.job_id), 202
+            return 503, "stopping", "the extractor is shutting down"
+        return 202, None, None
 
     @app.get("/jobs/<job_id>")
     def get_job(job_id):

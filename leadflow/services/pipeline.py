@@ -7,10 +7,11 @@ session it works in and, where it reaches outside the database, the process's po
 import io
 import logging
 import re
+from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
 from leadflow import breaker, notes, outbox, scoping
@@ -22,7 +23,7 @@ from leadflow.domain.events import ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
-from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
+from leadflow.extraction.client import MAX_BATCH, BatchUnsupported, ExtractionUnavailable, ServiceDown
 from leadflow.models import AuditEntry, Document, ExtractionJob, new_id, utcnow
 from leadflow.ports import Ports
 from leadflow.services import transitions
@@ -203,15 +204,28 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
                    note=str(exc), verification_notes=[note.as_dict()])
         outbox.commit(session)
         return Outcome.WAITING_FOR_CREDITS
+    # A worker's first claim takes other due documents of the brokerage along (see
+    # `_claim_companions`): they are claimed, reserved and submitted with this one.
+    companions = _claim_companions(session, ports, brokerage_id, document_id) \
+        if claimed_uncommitted and mode == "first" else []
     outbox.commit(session)
 
     config = ports.settings
+    submission = {"job_id": job_id, "document_url": ports.storage.download_url(storage_key, expires_in=3600),
+                  "callback_url": config["PUBLIC_BASE_URL"] + "/api/extraction/callbacks",
+                  "mode": mode, "output_spec": output_spec}
     try:
-        ports.extraction.submit(
-            job_id=job_id,
-            document_url=ports.storage.download_url(storage_key, expires_in=3600),
-            callback_url=config["PUBLIC_BASE_URL"] + "/api/extraction/callbacks",
-            mode=mode, output_spec=output_spec)
+        if companions:
+            answers = _submit_together(ports, [submission] + [
+                {**submission, "job_id": c.job_id, "document_url": ports.storage.download_url(
+                    c.storage_key, expires_in=3600), "output_spec": None} for c in companions])
+            own = answers[0]
+            own_moved = _record_submissions(session, ports, brokerage_id, list(zip(companions, answers[1:])),
+                                            own=(job_id, document_id) if own is None else None)
+            if own is None:
+                return Outcome.SUBMITTED if own_moved else Outcome.SKIPPED_NOT_PENDING
+            raise own
+        ports.extraction.submit(**submission)
     except ExtractionUnavailable as exc:
         if mode != "first":
             _fail_job(session, job_id, str(exc))
@@ -240,10 +254,14 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
         # The document moved on while we submitted (the stalled sweep reset a slow worker's
         # claim), or its job was given up: this job's result would be stale. Give it up now, so
         # that nothing waits on it and its reservation is released, not left open until it expires.
-        log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job_id)
+        # Only a job this worker accepted is given up: one accepted by someone else is a worker
+        # that reclaimed the document (after a stalled reset) with the same job and submitted
+        # it; the document waits on it now.
         outbox.rollback(session)
-        _fail_job(session, job_id, f"superseded: the document left {source} during submission")
-        outbox.commit(session)
+        if accepted:
+            log.warning("document %s left %s during submission of job %s; job given up", document_id, source, job_id)
+            _fail_job(session, job_id, f"superseded: the document left {source} during submission")
+            outbox.commit(session)
         return Outcome.SKIPPED_NOT_PENDING
     outbox.commit(session)
     return Outcome.SUBMITTED
@@ -482,6 +500,18 @@ def _is_storage_failure(exc: BaseException) -> bool:
 
 def _submission_failed(session: Session, ports: Ports, job_id: str, document_id: str, source: Status,
                        reason: str) -> Outcome:
+    outcome, attempts = _count_failed_submission(session, ports, job_id, document_id, source, reason)
+    outbox.commit(session)
+    if outcome is None:
+        raise TransientFailure(f"submission {attempts} of job {job_id} failed: {reason}")
+    return outcome
+
+
+def _count_failed_submission(session: Session, ports: Ports, job_id: str, document_id: str, source: Status,
+                             reason: str) -> tuple[Outcome | None, int]:
+    """A failed submission counts on its job; past the attempts the job fails and the document
+    waits for an automatic retry (the outcome), else it goes back to PENDING for another try
+    (None). Returns the attempts so far too. The caller commits."""
     job = session.get(ExtractionJob, job_id, populate_existing=True)
     attempts = job.submit_attempts + 1
     log.warning("submission %s of job %s failed: %s", attempts, job_id, reason)
@@ -491,12 +521,157 @@ def _submission_failed(session: Session, ports: Ports, job_id: str, document_id:
         _fail_job(session, job_id, reason)
         settled = system_failure(session, ports, document_id, source, RejectionCode.SYSTEM_SUBMISSION_FAILED,
                                  f"{attempts} submissions failed: {reason}")
-        outbox.commit(session)
-        return Outcome.FAILED if settled == Status.ACTION_REQUIRED else Outcome.RETRY_SCHEDULED
+        return (Outcome.FAILED if settled == Status.ACTION_REQUIRED else Outcome.RETRY_SCHEDULED), attempts
     transitions.apply(session, document_id, source, Status.PENDING, action="submission_retry",
                       note=f"submission {attempts} failed: {reason}")
+    return None, attempts
+
+
+@dataclass(frozen=True)
+class _Companion:
+    """A document claimed by another document's message, with the job made for it."""
+    document_id: str
+    job_id: str
+    storage_key: str
+
+
+class _NotTried(ExtractionUnavailable):
+    """A job of a batch not submitted because one before it failed (the service job by job)."""
+
+
+def _claim_companions(session: Session, ports: Ports, brokerage_id: int, document_id: str) -> list[_Companion]:
+    """Claim up to CLAIM_BATCH_SIZE - 1 other PENDING documents of the brokerage, in the
+    transaction that claimed `document_id`, with a job and a reservation each: one update of
+    their statuses, one insert each of audit rows, jobs and reservations, the wallet and the
+    counts moved once.
+
+    Only the plain case is taken along: a file whose pre-check passed at the upload, and no
+    job yet (no earlier attempt, no scheduled retry), whose client's pages today and the
+    brokerage's balance cover it. Anything else is left to its own message, which stays the
+    authority: a document taken along makes its message a no-op (SKIPPED_NOT_PENDING), and
+    one handed back is sent its message again. On PostgreSQL the candidates are locked with
+    SKIP LOCKED, so two batches never share one; SQLite ignores FOR UPDATE but this
+    transaction already wrote (the claim), so it holds the database's one write lock."""
+    limit = min(ports.settings.get("CLAIM_BATCH_SIZE", 1), MAX_BATCH) - 1
+    if limit <= 0:
+        return []
+    candidates = session.execute(
+        select(Document.id, Document.owner_id, Document.page_count, Document.storage_key)
+        .where(Document.brokerage_id == brokerage_id, Document.status == Status.PENDING.value,
+               Document.precheck == PRECHECK_PASSED, Document.current_job_id.is_(None), Document.id != document_id)
+        .order_by(Document.created_at).limit(limit)
+        .with_for_update(skip_locked=True, of=Document)).all()
+    if not candidates:
+        return []
+    now = ports.clock.now()
+    allowance = ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"]
+    used = billing.client_pages_today_by_owner(session, {c.owner_id for c in candidates}, now) \
+        if allowance > 0 else {}
+    balance = billing.wallet_state(session, brokerage_id).balance
+    chosen = []
+    for candidate in candidates:
+        pages = max(candidate.page_count or 1, 1)
+        if pages > balance or (candidate.owner_id in used and used[candidate.owner_id] + pages > allowance):
+            continue
+        balance -= pages
+        if candidate.owner_id in used:
+            used[candidate.owner_id] += pages
+        chosen.append((candidate, pages, new_id()))
+    if not chosen:
+        return []
+    claimed = set(transitions.apply_many(
+        session, [c.id for c, _, _ in chosen], Status.PENDING, Status.PROCESSING, action="claimed",
+        notes={c.id: f"with {document_id}" for c, _, _ in chosen},
+        per_document={"current_job_id": {c.id: job for c, _, job in chosen},
+                      "page_count": {c.id: pages for c, pages, _ in chosen}},
+        guards=(Document.current_job_id.is_(None),)))
+    chosen = [(c, pages, job) for c, pages, job in chosen if c.id in claimed]
+    if not chosen:
+        return []
+    session.execute(insert(ExtractionJob), [
+        {"id": job, "document_id": c.id, "brokerage_id": brokerage_id, "mode": "first",
+         "status": JobStatus.CREATED.value, "submit_attempts": 0, "created_at": utcnow()} for c, _, job in chosen])
+    # The wallet row is this transaction's already (the claiming document's reservation), so
+    # the balance read above holds; a refusal here undoes the whole claim, this document's too.
+    billing.reserve_many(session, brokerage_id, {job: pages for _, pages, job in chosen}, now=now)
+    return [_Companion(c.id, job, c.storage_key) for c, _, job in chosen]
+
+
+def _submit_together(ports: Ports, submissions: list[dict]) -> list[Exception | None]:
+    """Submit jobs in one request where the service takes batches, else one by one, stopping at
+    the first failure (the rest are _NotTried). Per job: None when taken, else the exception.
+    A failure of the whole batch request is every job's."""
+    submit_many = getattr(ports.extraction, "submit_many", None)
+    if submit_many is not None:
+        try:
+            return submit_many(submissions)
+        except BatchUnsupported:
+            pass
+        except ExtractionUnavailable as exc:
+            return [exc] * len(submissions)
+    answers: list[Exception | None] = []
+    for submission in submissions:
+        if answers and answers[-1] is not None:
+            answers.append(_NotTried("not submitted: a submission before it in its batch failed"))
+            continue
+        try:
+            ports.extraction.submit(**submission)
+            answers.append(None)
+        except Exception as exc:  # the job's own outcome; the caller decides what each means
+            answers.append(exc)
+    return answers
+
+
+def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
+                        companions: list[tuple[_Companion, Exception | None]], *, own: tuple[str, str] | None) -> bool:
+    """After a batch's submission, in one transaction: the jobs the service took are accepted
+    and their documents go EXTRACTING together; a document that left PROCESSING meanwhile has
+    its job given up (as `submit` does for one). The companions not taken go back to PENDING,
+    each as its own message would have left it, and are sent their message again. `own`: the
+    claiming document's (job, document) when the service took it. Commits; True when `own` moved."""
+    taken = [(c.job_id, c.document_id) for c, answer in companions if answer is None]
+    if own is not None:
+        taken.append(own)
+    own_moved = False
+    if taken:
+        now = ports.clock.now()
+        deadline = now + timedelta(seconds=ports.settings["EXTRACTION_DEADLINE_SECONDS"])
+        accepted = set(session.scalars(
+            update(ExtractionJob)
+            .where(ExtractionJob.id.in_([job for job, _ in taken]), ExtractionJob.status == JobStatus.CREATED.value)
+            .values(status=JobStatus.ACCEPTED.value, accepted_at=now, deadline_at=deadline,
+                    submit_attempts=ExtractionJob.submit_attempts + 1)
+            .returning(ExtractionJob.id).execution_options(synchronize_session=False)).all())
+        moving = {document: job for job, document in taken if job in accepted}
+        moved = set(transitions.apply_many(
+            session, moving, Status.PROCESSING, Status.EXTRACTING, action="extraction_started",
+            notes={document: f"job {job} (first)" for document, job in moving.items()},
+            verification_notes=[], rejection_code=None))
+        for job, document in taken:
+            # As in `submit`: a job someone else accepted is theirs (a reclaim with the same job).
+            if document not in moved and job in accepted:
+                log.warning("document %s left PROCESSING during submission of job %s; job given up", document, job)
+                _fail_job(session, job, "superseded: the document left PROCESSING during submission")
+        own_moved = own is not None and own[1] in moved
+    for companion, answer in companions:
+        if answer is None:
+            continue
+        document_id = companion.document_id
+        if isinstance(answer, (ServiceDown, _NotTried)):
+            # Nothing was tried for it: no attempt counted; its job and reservation wait.
+            again = transitions.apply(session, document_id, Status.PROCESSING, Status.PENDING,
+                                      action="waiting_for_service", note=str(answer))
+        elif isinstance(answer, ExtractionUnavailable):
+            outcome, _ = _count_failed_submission(session, ports, companion.job_id, document_id,
+                                                  Status.PROCESSING, str(answer))
+            again = outcome is None
+        else:
+            again = transitions.apply(session, document_id, Status.PROCESSING, Status.PENDING,
+                                      action="attempt_failed", note=f"{type(answer).__name__}: {answer}"[:500])
+        if again:
+            outbox.record(session, VerificationRequested(document_id, brokerage_id))
     outbox.commit(session)
-    raise TransientFailure(f"submission {attempts} of job {job_id} failed: {reason}")
+    return own_moved
 
 
 def _wait_for_allowance(session: Session, document_id: str, source: Status, exc: Exception, *,

@@ -3,9 +3,10 @@
 A document's move is an update plus an audit row, in the caller's transaction; a job's is an
 update. Either is guarded by the status it expects: zero rows means someone else moved it first.
 """
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 
-from sqlalchemy import func, update
+from sqlalchemy import case, func, insert, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
@@ -52,6 +53,49 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
         document_id=document_id, brokerage_id=row.brokerage_id, status=target.value,
         title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
     return True
+
+
+def apply_many(session: Session, document_ids: Iterable[str], source: Status, target: Status, *,
+               action: str, notes: Mapping[str, str] | None = None,
+               per_document: Mapping[str, Mapping[str, object]] | None = None, guards=(), **fields) -> list[str]:
+    """`apply` for many documents at once: one update, one insert of their audit rows, the
+    counts moved once. `per_document`: a column whose value differs per document
+    ({column: {document_id: value}}); `notes`: each document's audit note; `guards`: more
+    conditions a document must meet to move. Returns the ids moved (those still in `source`);
+    the others are left as they are, with nothing written for them. The caller commits."""
+    lifecycle.check(source, target)
+    document_ids = list(document_ids)
+    if not document_ids:
+        return []
+    now = utcnow()
+    values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
+    for name, by_document in (per_document or {}).items():
+        values[name] = case(dict(by_document), value=Document.id)
+    if target in lifecycle.TERMINAL:
+        values["verified_at"] = func.coalesce(Document.verified_at, now)
+    rows = session.execute(
+        update(Document)
+        .where(Document.id.in_(document_ids), Document.status == source.value, *guards)
+        .values(**values)
+        .returning(Document.id, Document.brokerage_id, Document.title, Document.verification_notes,
+                   Document.created_at, Document.verified_at)
+        .execution_options(synchronize_session=False)).all()
+    if not rows:
+        return []
+    moved_per_brokerage = Counter()
+    for row in rows:
+        _expire_loaded(session, Document, row.id, values)
+        moved_per_brokerage[row.brokerage_id] += 1
+        metrics.document_settled(source, target, row.created_at, row.verified_at, now)
+        outbox.record(session, DocumentStatusChanged(
+            document_id=row.id, brokerage_id=row.brokerage_id, status=target.value,
+            title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
+    for brokerage_id, moved in moved_per_brokerage.items():
+        counts.bump(session, brokerage_id, {source.value: -moved, target.value: +moved})
+    session.execute(insert(AuditEntry), [
+        {"document_id": row.id, "action": action, "from_status": source.value, "to_status": target.value,
+         "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
+    return [row.id for row in rows]
 
 
 def renote(session: Session, document_id: str, status: Status, *, action: str, actor_id: int | None = None,

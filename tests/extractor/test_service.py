@@ -264,3 +264,70 @@ def test_fault_injection_can_refuse_submissions(receiver):
         assert response.status_code == 503
     finally:
         running.stop()
+
+
+def test_a_batch_of_jobs_is_taken_in_one_request_and_each_runs_once(extractor, receiver):
+    pdf = sample("invoices/invoice2data_saeco.pdf").read_bytes()
+    jobs = [{"job_id": f"job_{uuid.uuid4().hex}", "document_url": receiver.add(f"b{i}.pdf", pdf),
+             "callback_url": receiver.callback_url, "mode": "first", "output_spec": None} for i in range(3)]
+    response = requests.post(f"{extractor.url}/jobs/batch", json={"jobs": jobs}, headers=AUTH, timeout=10)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"jobs": [{"job_id": job["job_id"], "status": 202} for job in jobs]}
+    for job in jobs:
+        assert receiver.callback_for(job["job_id"])["type"] == "job.completed"
+        assert len(receiver.callbacks_for(job["job_id"])) == 1
+
+
+@pytest.mark.parametrize("body", [None, {}, {"jobs": []}, {"jobs": "x"},
+                                  {"jobs": [{"job_id": "ok", "document_url": "ftp://x", "callback_url": "http://x",
+                                             "mode": "first"}]}])
+def test_a_malformed_batch_is_400_and_takes_nothing(extractor, body):
+    response = requests.post(f"{extractor.url}/jobs/batch", json=body, headers=AUTH, timeout=10)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
+    assert requests.get(f"{extractor.url}/jobs/ok", headers=AUTH, timeout=5).status_code == 404
+
+
+def test_a_batch_needs_the_bearer_token(extractor, receiver):
+    response = requests.post(f"{extractor.url}/jobs/batch", json={"jobs": []}, timeout=10)
+    assert response.status_code == 401
+
+
+def test_the_client_submits_a_batch_and_reads_each_jobs_answer(receiver):
+    from leadflow import breaker
+    from leadflow.extraction.client import ExtractionClient, ExtractionUnavailable
+    running = start_in_thread(API_KEY, SECRET, faults=Faults(fail_submit=1.0))
+    try:
+        client = ExtractionClient(running.url, API_KEY, breaker=breaker.Breaker("extraction", failures=3,
+                                                                                cooldown=5, fresh=3))
+        answers = client.submit_many([{"job_id": f"job_{i}", "document_url": receiver.add(f"r{i}.pdf", b"%PDF-"),
+                                       "callback_url": receiver.callback_url, "mode": "first"} for i in range(2)])
+        # Every job refused by the fault: each has its own answer, the request itself succeeded.
+        assert [type(a) for a in answers] == [ExtractionUnavailable, ExtractionUnavailable]
+        assert "503" in str(answers[0])
+    finally:
+        running.stop()
+
+
+def test_the_client_learns_that_a_service_takes_jobs_one_by_one(receiver):
+    import flask
+    from werkzeug.serving import make_server
+    from leadflow import breaker
+    from leadflow.extraction.client import BatchUnsupported, ExtractionClient
+    old = flask.Flask("an-older-service")
+    old.add_url_rule("/health", "health", lambda: {"status": "ok"})
+    old.add_url_rule("/jobs/<job_id>", "job", lambda job_id: ({}, 404))
+    server = make_server("127.0.0.1", 0, old)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = ExtractionClient(f"http://127.0.0.1:{server.server_port}", API_KEY,
+                                  breaker=breaker.Breaker("extraction", failures=3, cooldown=5, fresh=3))
+        job = {"job_id": "j1", "document_url": "http://x/a", "callback_url": "http://x/c", "mode": "first"}
+        with pytest.raises(BatchUnsupported):
+            client.submit_many([job])
+        assert client.batch_supported is False
+        with pytest.raises(BatchUnsupported):   # not asked again
+            client.submit_many([job])
+    finally:
+        server.shutdown()

@@ -624,11 +624,24 @@ class PipelineModel(RuleBasedStateMachine):
     def _run(self, message: Message) -> None:
         if message.actor == "verify-document":
             document_id, brokerage_id = message.args
+            pending_before = {r.id for r in self._rows(select(Document.id).where(
+                Document.status == Status.PENDING.value, Document.id != document_id))}
+            along_before = self._taken_along(document_id)
             try:
                 with self._worker():
                     result = pipeline.verify_document(db.session, current_ports(), str(document_id), int(brokerage_id))
             except BaseException as exc:  # noqa: BLE001 (a crash is an outcome here)
                 result = exc
+            # A message may claim other due documents of its brokerage along with its own (set-based
+            # claiming): their own messages then find them taken (SKIPPED_NOT_PENDING). Only
+            # documents that were PENDING, and each at most once per claim of its own.
+            rows = self._taken_along(document_id) - along_before
+            along = {document for document, _ in rows}
+            assert len(along) == len(rows), f"a document claimed twice along with {document_id}: {rows}"
+            assert along <= pending_before, f"claimed along with {document_id}, yet not PENDING: {along - pending_before}"
+            if along:
+                self._note(f"{self._label(document_id)} took {', '.join(map(self._label, sorted(along)))} along")
+                self._event(f"verify-document: took {min(len(along), 3)}{'+' if len(along) >= 3 else ''} along")
             self._verify_result(message, result)
         elif message.actor == "verification-retries-exhausted":
             document_id, brokerage_id, reason = message.args
@@ -892,6 +905,11 @@ class PipelineModel(RuleBasedStateMachine):
     def _document(self, document_id: str):
         return self._rows(select(Document.status, Document.current_job_id, Document.kind)
                           .where(Document.id == document_id))[0]
+
+    def _taken_along(self, document_id: str) -> set:
+        """Audit rows of documents claimed along with `document_id` (as (document, row id))."""
+        return {(r.document_id, r.id) for r in self._rows(select(AuditEntry.document_id, AuditEntry.id).where(
+            AuditEntry.action == "claimed", AuditEntry.note == f"with {document_id}"))}
 
     def _audit_count(self, document_id: str, *, action: str | None = None, to_status: str | None = None) -> int:
         query = select(func.count(AuditEntry.id)).where(AuditEntry.document_id == document_id)
