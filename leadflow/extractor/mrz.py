@@ -238,7 +238,6 @@ ANALYSIS_WIDTH = 600  # pixels: enough to see text lines, cheap to turn a hundre
 ZONE_CHAR_HEIGHT = 28  # pixels per text line in the band handed to Tesseract
 STRETCH = 1.5  # the second read widens the band: fillers drawn apart are not merged into one
 MAX_ZONE_PIXELS = 2_500_000  # an enlarged image costs Tesseract time in proportion
-DETECTION_SIZE = 1200  # pixels on the long side of the copy in which turns and bands are looked for
 # Words on an ID page that make a zone worth looking for even when OCR read no zone line.
 ID_WORDS = re.compile(r"passport|reisepass|passeport|ausweis|identity|identit|aufenthalt|residence|"
                       r"visum|nationalit|staatsangeh|surname|given name|date of birth|geburt",
@@ -515,14 +514,6 @@ class _Attempts:
         # within a few degrees: no quarter or half turns to try, only the level to refine (a
         # tenth of the search's cost, and no Tesseract run on an upside-down band).
         angles = text_angles(grey, near_level=upright)
-        # Turns are looked at in a copy at most DETECTION_SIZE pixels on its long side, enough to
-        # see a zone's lines; only the turn chosen is made of the full picture (turning a phone
-        # photo at full size cost a quarter second per turn, and up to eight were looked at).
-        self.grey, self._made = grey, {}
-        scale = min(1.0, DETECTION_SIZE / max(grey.size))
-        small = grey.resize((max(1, round(grey.width * scale)), max(1, round(grey.height * scale))),
-                            Image.BILINEAR) if scale < 1 else grey
-
         # Characters stacked in a turned line make rows alternate too: the angle found may be a
         # quarter turn off. The four turns are told apart by where a band of long lines shows.
         # A long zone line on a small card merges with its neighbour when the level is a degree
@@ -531,10 +522,9 @@ class _Attempts:
         def turned(angle: float) -> list:
             turns = []
             for quarter in (0,) if upright else (0, 90):
-                level = small.rotate(angle + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
-                for flip in (False,) if upright else (False, True):
-                    image = level.rotate(180, expand=True) if flip else level
-                    turns.append((image, _zone_band(image), (angle + quarter, flip)))
+                level = grey.rotate(angle + quarter, resample=Image.BICUBIC, expand=True, fillcolor=255)
+                for image in (level,) if upright else (level, level.rotate(180, expand=True)):
+                    turns.append((image, _zone_band(image)))
             return turns
 
         # Separate zone lines at either level first: a single line of print a few degrees off
@@ -542,39 +532,25 @@ class _Attempts:
         tried, turns = [], None
         for angle in angles:  # the other level is looked at only when the best one shows no zone lines
             tried.append(turned(angle))
-            if any(band and not band[5] for _, band, _ in tried[-1]):
+            if any(band and not band[5] for _, band in tried[-1]):
                 turns = tried[-1]
                 break
-        turns = turns or next((turns for turns in tried if any(band for _, band, _ in turns)), None)
+        turns = turns or next((turns for turns in tried if any(band for _, band in turns)), None)
         for angle, tilt in ((angle, tilt) for angle in angles for tilt in (1.5, -1.5)):
             if turns:
                 break
             candidate = turned(angle + tilt)
-            turns = candidate if any(band for _, band, _ in candidate) else None
+            turns = candidate if any(band for _, band in candidate) else None
         turns = turns or tried[0]  # no band anywhere: the best level's turns, for the whole-page read
         # The zone prints at the foot of a passport page or card: a turn with a band, the band
         # lowest, first; the level picture without a band is the last resort.
         ranked = sorted(turns, key=_band_rank)
         self.first = ranked[0]
-        self.second = next((turn for turn in ranked[1:] if turn[1]), (ranked[-1][0], None, ranked[-1][2]))
-        self.level = turns[0]
-
-    def _full(self, turn):
-        """The full-size picture of a turn looked at in the small copy, and its band in its pixels."""
-        small, band, (angle, flip) = turn
-        if (angle, flip) not in self._made:
-            image = self.grey.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
-            self._made[(angle, flip)] = image.rotate(180, expand=True) if flip else image
-        image = self._made[(angle, flip)]
-        if band is None or image.size == small.size:
-            return image, band
-        # The band is looked for again at full size: its edges from the copy are a few pixels out,
-        # and a zone's first or last character cut off costs the read.
-        factor = image.width / small.width
-        return image, _zone_band(image) or (*(round(v * factor) for v in band[:4]), band[4] * factor, band[5])
+        self.second = next((turn for turn in ranked[1:] if turn[1]), (ranked[-1][0], None))
+        self.level = turns[0][0]
 
     def band(self):
-        image, band = self._full(self.first) if self.first[1] else (None, None)
+        image, band = self.first
         return _enlarged(image.crop(_pad(band, image)), band, ZONE_CHAR_HEIGHT) if band else None
 
     def stretched_band(self):
@@ -584,17 +560,17 @@ class _Attempts:
         return picture.resize((round(picture.width * STRETCH), picture.height), Image.LANCZOS)
 
     def flipped_band(self):
-        image, band = self._full(self.second) if self.second[1] else (None, None)
+        image, band = self.second
         return _enlarged(image.crop(_pad(band, image)), band, ZONE_CHAR_HEIGHT) if band else None
 
     def page(self):
-        return _enlarged(self._full(self.first if self.first[1] else self.level)[0], None, ZONE_CHAR_HEIGHT)
+        return _enlarged(self.first[0] if self.first[1] else self.level, None, ZONE_CHAR_HEIGHT)
 
 
 def _band_rank(turn) -> tuple:
     """Sort key for a turn of the picture: separate zone lines before merged ones, the lowest band
     first (the zone prints at the foot), of merged ones the longest; no band last."""
-    image, band = turn[:2]
+    image, band = turn
     if not band:
         return (2, 0)
     if band[5]:
