@@ -247,41 +247,55 @@ TILL_WORDS = re.compile(r"\b(total|summe|mwst|vat|receipt|kassenbon|quittung|rec
                         r"|betrag|r[üu]ckgeld|gegeben)\b", re.IGNORECASE)
 
 
-def zone_text(image, text: str, first_page: bool = True) -> str:
+def zone_text(image, text: str, first_page: bool = True, tsv: str = "") -> str:
     """The page's OCR `text`, with the zone read from `image` appended when the text's own zone is
     missing or fails its check digits and the picture yields a better one. On a later page of a
     document only a zone or an ID's words make the search worth it: a short closing page of a
-    letter reads as little as a turned photo does."""
+    letter reads as little as a turned photo does.
+
+    `tsv`: the page pass's word boxes (Tesseract's TSV). Where that pass read the zone's lines,
+    their boxes say where the band is and that the picture stands upright: the band is cut from
+    them and read again (at most two runs), with no search of the picture for angles and bands."""
     found = find_mrz(text)
     if found is not None and found.valid and not _doubtful_names(found):
         return text
     if not _worth_looking(text, found, debris=first_page):
         return text
-    better = read_zone(image, found)
+    # Only a zone read the right way up places the band: '>>' or debris is a turned picture.
+    band = _band_from_tsv(tsv) if tsv and found is not None and _fillers_read(text, upright=True) else None
+    if band is not None:
+        better = read_zone(image, found, band=band)
+    else:
+        better = read_zone(image, found)
     if better is None or better.lines == (found.lines if found else None):
         return text
     return text.rstrip("\n") + "\n\n" + "\n".join(better.lines)
 
 
-def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ | None:
+def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS, band=None) -> MRZ | None:
     """The best zone in a photo within `runs` Tesseract runs, or None when none beats `start`.
 
     Reads stop at the first zone whose check digits all pass and whose names read cleanly. The
     check digits cover numbers and dates, not names: OCR reads runs of the filler '<' as K, C or
     E, and a read of the band stretched sideways keeps the fillers apart; its names are taken
-    when the two reads agree on every real name part."""
-    grey = ImageOps.exif_transpose(image).convert("L")
+    when the two reads agree on every real name part. `band`: where the page's own pass read the
+    zone (see `_band_from_tsv`); only that band is read, as is and stretched."""
+    grey = ImageOps.exif_transpose(image).convert("L") if band is None else image.convert("L")
     reads = [start] if start is not None else []
     texts = ["\n".join(start.lines)] if start is not None else []
-    attempts = _Attempts(grey, upright=start is not None)
-    plan = [attempts.band, attempts.stretched_band, attempts.flipped_band, attempts.page]
+    if band is not None:
+        attempts = _KnownBand(grey, band)
+        plan = [attempts.band, attempts.stretched_band]
+    else:
+        attempts = _Attempts(grey, upright=start is not None)
+        plan = [attempts.band, attempts.stretched_band, attempts.flipped_band, attempts.page]
     for _ in range(runs):
         # Any read that passes every check with clean names ends the search: the page's own read
         # may pass its checks with doubtful names, and a clean read then lends them its names.
         if not plan or any(read.valid and not _doubtful_names(read) for read in reads):
             break
         make = plan.pop(0)
-        if make is attempts.stretched_band and not reads and attempts.flipped_band in plan:
+        if band is None and make is attempts.stretched_band and not reads and attempts.flipped_band in plan:
             # Nothing read upright: the other turn is likelier than another scale.
             plan.remove(attempts.flipped_band)
             plan.insert(0, make)
@@ -305,6 +319,73 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS) -> MRZ
     best = _with_cleanest_names(max(reads, key=_score), reads)
     best = _with_known_states(best, reads)
     return None if best is start else best
+
+
+def _fillers_read(text: str, upright: bool = False) -> bool:
+    """Whether OCR read a zone line as one: a long line with a run of the filler '<' ('«' is two
+    of them; '>>' a run seen upside down, unless `upright`). Prose never has one; its lower-case
+    letters turn into fillers only in `clean`, which is why a parsed zone alone proves nothing."""
+    for raw in text.splitlines():
+        line = raw.replace(" ", "").replace("«", "<<")
+        if len(line) >= 20 and ("<<" in line or (">>" in line and not upright)):
+            return True
+    return False
+
+
+def _band_from_tsv(tsv: str) -> tuple[int, int, int, int, float, bool] | None:
+    """The box (in the page image's pixels) and line height of the zone lines the page's own pass
+    read: its TSV lines holding a run of fillers, and the lines next to them that are as long (a
+    zone's number line may hold none). None when that pass read no zone line."""
+    lines: dict[tuple, list] = {}
+    for row in tsv.splitlines()[1:]:
+        cols = row.split("\t")
+        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
+            continue
+        try:
+            key = tuple(int(c) for c in cols[1:5])
+            left, top, width, height = (int(c) for c in cols[6:10])
+        except ValueError:
+            continue
+        lines.setdefault(key, []).append((cols[11].strip(), left, top, left + width, top + height))
+    boxes = []
+    for words in lines.values():
+        text = "".join(w[0] for w in words)
+        boxes.append((min(w[1] for w in words), min(w[2] for w in words), max(w[3] for w in words),
+                      max(w[4] for w in words), _fillers_read(text, upright=True)))
+    zone = [box for box in boxes if box[4]]
+    if not zone:
+        return None
+    height = sorted(box[3] - box[1] for box in zone)[len(zone) // 2]
+    width = max(box[2] - box[0] for box in zone)
+    top, bottom = min(box[1] for box in zone), max(box[3] for box in zone)
+    # Lines just above or below as long as a zone line (within three line heights) belong to it.
+    for box in sorted(boxes, key=lambda b: b[1]):
+        near = box[1] - bottom <= 3 * height and top - box[3] <= 3 * height
+        if not box[4] and near and box[2] - box[0] >= 0.7 * width and 0.6 < (box[3] - box[1]) / height < 1.6:
+            zone.append(box)
+            top, bottom = min(top, box[1]), max(bottom, box[3])
+    x0, x1 = min(box[0] for box in zone), max(box[2] for box in zone)
+    return (x0, top, x1, bottom, float(height), False)
+
+
+class _KnownBand:
+    """The band the page's own pass read zone lines in: upright, its place known."""
+
+    def __init__(self, grey, band):
+        self.grey, self.band_box = grey, band
+
+    def band(self):
+        crop = self.grey.crop(_pad(self.band_box, self.grey))
+        # A photo a degree or two off level: long zone lines run into each other unless levelled
+        # (cheap here: the crop is a band, not the page).
+        angle = text_angle(crop, near_level=True)
+        if abs(angle) >= 0.5:
+            crop = crop.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=255)
+        return _enlarged(crop, self.band_box, ZONE_CHAR_HEIGHT)
+
+    def stretched_band(self):
+        picture = self.band()
+        return picture.resize((round(picture.width * STRETCH), picture.height), Image.LANCZOS)
 
 
 
@@ -380,7 +461,10 @@ def text_angles(grey, near_level: bool = False, ink=None) -> list[float]:
 
 
 def _worth_looking(text: str, found: MRZ | None, debris: bool = True) -> bool:
-    if found is not None or "<<" in text or ">>" in text:  # '>>': fillers seen upside down
+    """Whether the page looks like an ID, passport or permit page: zone lines read as such, a zone
+    whose check digits mostly pass, an ID's words on a short page, or (page 1) a turned photo's
+    debris. A zone parsed out of prose (whose lower case `clean` turns into fillers) passes none."""
+    if _fillers_read(text) or (found is not None and sum(found.checks.values()) >= 2):
         return True
     words = len(re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", text))
     if words >= 60:

@@ -111,7 +111,7 @@ def read_pdf(data: bytes) -> Reading:
                             raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
                         seen = one_column_if_better(image, ocr.ocr_page(image))
                         # A scanned ID's zone; a turned photo's debris only counts on page 1.
-                        text = mrz.zone_text(image, normalize_text(seen.text), first_page=index == 0)
+                        text = mrz.zone_text(image, normalize_text(seen.text), first_page=index == 0, tsv=seen.tsv)
                         method, words = "ocr", seen.words(index + 1)
                 pages.append(Page(number=index + 1, text=text, method=method, words=words))
             attachments = _attachments(reader)
@@ -132,7 +132,7 @@ def read_image(data: bytes, fmt: str) -> Reading:
     prepared = photo.prepared(image)  # grey, even paper, a slip's faint dots joined: still one OCR run
     seen = one_column_if_better(prepared, ocr.ocr_page(prepared))
     # An ID photo turned or small: its zone is read from the picture itself.
-    text = mrz.zone_text(image, normalize_text(seen.text))
+    text = mrz.zone_text(image, normalize_text(seen.text), tsv=seen.tsv)
     return Reading(format=fmt, pages=[Page(number=1, text=text, method="ocr",
                                            words=seen.words(1))])
 

@@ -124,3 +124,57 @@ def test_a_name_line_that_gained_a_character_is_not_trusted():
     gained = [*CARD_ZONE[:2], "L" + CARD_ZONE[2]]  # 31 characters: OCR added one
     found = read("\n".join(gained))
     assert found.fields["surname"] == "LKOVALENKO" and found.confidence["surname"] < 0.5
+
+
+# Short lines of prose: `clean` turns their lower case into fillers, so a "zone" parses out of them.
+LETTER = """Abrechnung der Verguetung fuer Oktober
+Arbeitgeber und Arbeitnehmer laut Vertrag
+Personalnummer und Kostenstelle des Betriebs
+Steuerklasse und Kinderfreibetrag wie bisher
+Auszahlung auf das bekannte Konto am Monatsende
+Vermoegenswirksame Leistungen sind enthalten
+Bei Fragen wenden Sie sich an die Personalabteilung"""
+
+
+def test_a_zone_parsed_out_of_prose_does_not_start_the_zone_search(monkeypatch):
+    assert mrz.find_mrz(LETTER) is not None  # what the search used to start on
+    monkeypatch.setattr(mrz, "ocr_zone", lambda image: pytest.fail("no zone search on a payslip"))
+    assert mrz.zone_text(Image.new("L", (50, 50), 255), LETTER) == LETTER
+
+
+def test_zone_lines_read_as_such_make_any_page_worth_the_search():
+    assert mrz._worth_looking(LETTER + "\n" + "\n".join(CARD_ZONE), None, debris=False)
+    assert mrz._worth_looking(LETTER + "\nMRZ >><<<<<<<<<<<<<<<<<<<<<<<<<<<<<<", None, debris=False)  # upside down
+
+
+def test_the_band_comes_from_the_word_boxes_of_the_page_pass():
+    header = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+    rows = [(1, 1, "AUFENTHALTSTITEL", 340, 70, 300, 30),
+            (2, 1, CARD_ZONE[0], 40, 500, 920, 24), (3, 1, CARD_ZONE[1][:18], 40, 531, 560, 24),
+            (3, 2, CARD_ZONE[1][18:], 610, 531, 350, 24), (4, 1, CARD_ZONE[2], 40, 562, 920, 24)]
+    tsv = "\n".join([header] + [f"5\t1\t1\t1\t{line}\t{word}\t{x}\t{y}\t{w}\t{h}\t90\t{text}"
+                                for line, word, text, x, y, w, h in rows])
+    # The number line holds fillers too here; a line as long as the zone's next to it would count.
+    assert mrz._band_from_tsv(tsv) == (40, 500, 960, 586, 24.0, False)
+    assert mrz._band_from_tsv(header + "\n5\t1\t1\t1\t1\t1\t40\t500\t920\t24\t90\tGehaltsabrechnung") is None
+
+
+@requires_tesseract
+def test_a_zone_the_page_pass_read_is_read_again_from_its_band_only(monkeypatch):
+    # The names read doubtfully (a filler read as K): the band the page pass found is read again,
+    # and no search of the picture for angles, turns or the whole page is made.
+    photo = Image.open(io.BytesIO(card_photo(CARD_ZONE, 1000, 0))).convert("L")
+    from leadflow.extractor import ocr
+    seen = ocr.ocr_page(photo)
+    assert mrz._band_from_tsv(seen.tsv) is not None
+    assert "OLENA<<" in seen.text
+    slipped = seen.text.replace("OLENA<<", "OLENA<K", 1)
+    assert mrz._doubtful_names(mrz.find_mrz(slipped))
+    runs = []
+    original = mrz.ocr_zone
+    monkeypatch.setattr(mrz, "ocr_zone", lambda image: runs.append(image.size) or original(image))
+    monkeypatch.setattr(mrz, "_Attempts", lambda *a, **k: pytest.fail("the picture was searched"))
+    text = mrz.zone_text(photo, slipped, tsv=seen.tsv)
+    assert 1 <= len(runs) <= 2 and all(height < photo.height / 2 for _, height in runs)
+    fields = parse_fields(text)
+    assert (fields["mrz_valid"], fields["surname"], fields["given_names"]) == (True, "KOVALENKO", "OLENA")
