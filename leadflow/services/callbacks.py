@@ -468,7 +468,7 @@ def _record(session: Session, delivery_id: str, job_id: str | None, payload: dic
 
 def _record_many(session: Session, deliveries: Sequence[Delivery]) -> set[str]:
     """Insert the deliveries (and so their status log entries) whose ids are not recorded
-    already, in one statement per MAX_ROWS; the ids of the rows that are new.
+    already, in one statement; the ids of the rows that are new.
 
     The document each is about comes from our job record inside the same statement, for the
     document's history; a job we do not know leaves it empty (processing ignores the delivery).
@@ -478,44 +478,38 @@ def _record_many(session: Session, deliveries: Sequence[Delivery]) -> set[str]:
         if delivery.id not in seen:  # a statement may not insert one key twice
             seen.add(delivery.id)
             rows.append(delivery)
+    if not rows:
+        return set()
     connection = session.connection()
-    dialect = connection.dialect.name
-    new: set[str] = set()
+    statement = _RECORD.get(connection.dialect.name)
+    if statement is None:
+        statement = _RECORD[connection.dialect.name] = _record_statement(connection.dialect.name)
     received_at = utcnow()
-    for start in range(0, len(rows), MAX_ROWS):
-        chunk = rows[start:start + MAX_ROWS]
-        statement = _RECORD.get((dialect, len(chunk)))
-        if statement is None:
-            statement = _RECORD[(dialect, len(chunk))] = _record_statement(dialect, len(chunk))
-        values = {}
-        for n, delivery in enumerate(chunk):
-            values.update({f"id_{n}": delivery.id, f"job_id_{n}": delivery.job_id,
-                           f"event_type_{n}": str(delivery.payload.get("type"))[:40],
-                           f"payload_{n}": delivery.payload, f"received_at_{n}": received_at})
-        # RETURNING, not rowcount, tells which rows are new: the driver's rowcount is not to be
-        # trusted here (SQLAlchemy with psycopg 3 answers -1 for this statement).
-        new.update(connection.execute(statement, values).scalars())
-    return new
+    values = [{"id": d.id, "job_id": d.job_id, "event_type": str(d.payload.get("type"))[:40], "payload": d.payload,
+               "received_at": received_at} for d in rows]
+    # Several rows go as one multi-row INSERT that SQLAlchemy writes from this one-row statement
+    # ("insertmanyvalues"), so the statement's compiled form is cached (a statement built with
+    # many VALUES rows is compiled again at every execution, as costly as running it).
+    # RETURNING, not rowcount, tells which rows are new: the driver's rowcount is not to be
+    # trusted here (SQLAlchemy with psycopg 3 answers -1 for this statement).
+    return set(connection.execute(statement, values if len(values) > 1 else values[0]).scalars())
 
 
-# Rows per statement: a group commit is rarely larger; the bound keeps the statements built
-# (one per row count) few and each far below a driver's limit of bound parameters.
-MAX_ROWS = 64
-# The receipt's statement per SQL dialect and row count, built once: building it per request
-# cost about as much CPU as running it.
+# The receipt's statement per SQL dialect, built once: building it per request cost about as
+# much CPU as running it.
 _RECORD: dict = {}
 
 
-def _record_statement(dialect: str, rows: int):
+def _record_statement(dialect: str):
     table = CallbackDelivery.__table__
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return insert(table).values([{
-        "id": bindparam(f"id_{n}"), "job_id": bindparam(f"job_id_{n}"), "event_type": bindparam(f"event_type_{n}"),
-        "payload": bindparam(f"payload_{n}", type_=table.c.payload.type),
-        "received_at": bindparam(f"received_at_{n}", type_=table.c.received_at.type),
-        "document_id": select(ExtractionJob.document_id).where(ExtractionJob.id == bindparam(f"job_id_{n}"))
+    return insert(table).values(
+        id=bindparam("id"), job_id=bindparam("job_id"), event_type=bindparam("event_type"),
+        payload=bindparam("payload", type_=table.c.payload.type),
+        received_at=bindparam("received_at", type_=table.c.received_at.type),
+        document_id=select(ExtractionJob.document_id).where(ExtractionJob.id == bindparam("job_id"))
         .scalar_subquery(),
-    } for n in range(rows)]).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
+    ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)
 
 
 def _mark(session: Session, delivery_id: str, outcome: str) -> None:
