@@ -30,7 +30,7 @@ def enqueue_verification(event: VerificationRequested) -> None:
 
 
 def enqueue_delivery(event: DeliveryReceived) -> None:
-    callbacks.enqueue_processing(current_ports(), event.delivery_id)
+    callbacks.enqueue_processing(current_ports(), event.delivery_id, event.also)
 
 
 def close_reservation(event: ReservationDue) -> None:

@@ -50,16 +50,17 @@ def verification_retries_exhausted(message: dict, retry_info: dict):
 
 
 @_actor("process-delivery", max_retries=jobs.DELIVERY_ATTEMPTS - 1, min_backoff=1000, max_backoff=30000)
-def process_delivery(delivery_id: str, early: int = 0):
+def process_delivery(delivery_id: str, early: int = 0, also: list | tuple = ()):
     try:
-        # A nudge: applies this delivery and others waiting, in one transaction.
-        callbacks.process_batch(db.session, current_ports(), str(delivery_id))
+        # A nudge: applies the deliveries it names and others waiting, in one transaction.
+        callbacks.process_batch(db.session, current_ports(), str(delivery_id), also=[str(i) for i in also])
     except callbacks.DeliveryTooEarly as exc:
         # Expected when the service answers faster than our commit of its accepting the
-        # job: not an error. Try again shortly; the deliveries sweep is the safety net.
+        # job: not an error. Try those again shortly; the deliveries sweep is the safety net.
         log.info("delivery %s came before its submission committed (%s); trying again", delivery_id, exc)
         if early < EARLY_RESENDS:
-            current_ports().jobs.send("process-delivery", str(delivery_id), early + 1,
+            first, *rest = exc.delivery_ids or [str(delivery_id)]
+            current_ports().jobs.send("process-delivery", first, early + 1, *([rest] if rest else []),
                                       delay_ms=EARLY_DELIVERY_WAIT_MS * 2 ** early)
 
 

@@ -28,7 +28,9 @@ class VerificationRequested:
 
 @dataclass(frozen=True)
 class DeliveryReceived:
+    """New deliveries recorded by one commit, for the worker to apply in one batch."""
     delivery_id: str
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

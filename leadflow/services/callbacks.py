@@ -2,14 +2,19 @@
 
 Receipt is cheap and durable: verify the signature before any database work, then one
 `INSERT ... ON CONFLICT DO NOTHING` of the delivery under its `webhook-id`; that row, with the
-whole payload as it came, is also the document's status log. Only a new row nudges the worker,
-after commit; a duplicate costs the one insert that inserted nothing. Processing decides what the
-delivery means from our own job record (its mode, whether it is still the document's
-current job), never from what the sender claims. A job past its deadline is asked about
-(`recover_overdue`): its answer is recorded and applied like a delivery.
+whole payload as it came, is also the document's status log. Deliveries received together are
+recorded together (`record_all`: one statement, one commit; the web process gathers concurrent
+receipts into it, leadflow.group_commit). Only new rows nudge the worker, after commit, one
+nudge per batch the worker applies; a duplicate costs its share of an insert that inserted
+nothing for it. Processing decides what the delivery means from our own job record (its
+mode, whether it is still the document's current job), never from what the sender claims. A
+job past its deadline is asked about (`recover_overdue`): its answer is recorded and applied
+like a delivery.
 """
 import json
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import bindparam, func, or_, select, update
@@ -49,7 +54,21 @@ FILE_PROBLEMS = {"unreadable": RejectionCode.UNREADABLE, "too_large": RejectionC
 
 
 class DeliveryTooEarly(Exception):
-    """A callback arrived before the submission that caused it was committed; retry it."""
+    """A callback arrived before the submission that caused it was committed; retry it.
+
+    `delivery_ids`: the deliveries of the nudge that came too early (its own to send again)."""
+
+    def __init__(self, message: str, delivery_ids: Sequence[str] = ()):
+        super().__init__(message)
+        self.delivery_ids = list(delivery_ids)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """A callback whose signature and body were checked, not yet recorded."""
+    id: str
+    job_id: str | None
+    payload: dict
 
 
 class Receipt:
@@ -62,8 +81,13 @@ class Receipt:
 
 def receive(session: Session, ports: Ports, headers, body: bytes) -> Receipt:
     """Verify, record and enqueue one delivery. Raises WebhookVerificationError or ValueError."""
-    config = ports.settings
-    secrets = [config["EXTRACTION_WEBHOOK_SECRET"], *config["EXTRACTION_WEBHOOK_PREVIOUS_SECRETS"]]
+    return record_all(session, [check(ports.settings, headers, body)])[0]
+
+
+def check(settings, headers, body: bytes) -> Delivery:
+    """The delivery a signed callback carries; no database work. Raises WebhookVerificationError
+    (signature) or ValueError (a body that is not a JSON object)."""
+    secrets = [settings["EXTRACTION_WEBHOOK_SECRET"], *settings["EXTRACTION_WEBHOOK_PREVIOUS_SECRETS"]]
     delivery_id = webhooks.verify(secrets, headers, body)
     try:
         payload = json.loads(body)
@@ -71,18 +95,39 @@ def receive(session: Session, ports: Ports, headers, body: bytes) -> Receipt:
         raise ValueError("callback body is not JSON") from exc
     if not isinstance(payload, dict):
         raise ValueError("callback body is not a JSON object")
-    job_id = str(payload.get("job_id") or "")[:64] or None
-    # The webhook-id recorded already (a replay, or the same delivery at the same moment): the
-    # unique key decides, not a prior read, and the insert inserts nothing; no error, no rollback.
-    new = _record(session, delivery_id, job_id, payload)
-    if new:
-        outbox.record(session, DeliveryReceived(delivery_id))
+    return Delivery(delivery_id, str(payload.get("job_id") or "")[:64] or None, payload)
+
+
+def record_all(session: Session, deliveries: Sequence[Delivery]) -> list[Receipt]:
+    """Record checked deliveries in one statement and one commit, and nudge the worker about
+    the new ones after it; a receipt per delivery, in order, once the commit is done.
+
+    The webhook-id recorded already (a replay, or the same delivery at the same moment): the
+    unique key decides, not a prior read, and the insert inserts nothing for it; no error, no
+    rollback. The same id twice in one call is one new delivery and then a duplicate."""
+    new = _record_many(session, deliveries)
+    receipts, fresh = [], []
+    for delivery in deliveries:
+        first = delivery.id in new
+        new.discard(delivery.id)
+        if first:
+            fresh.append(delivery.id)
+        receipts.append(Receipt(delivery.id, duplicate=not first))
+    # A nudge per batch the worker applies in one transaction: fewer messages than deliveries,
+    # and batches that several worker threads can take at once.
+    for start in range(0, len(fresh), BATCH_SIZE):
+        batch = fresh[start:start + BATCH_SIZE]
+        outbox.record(session, DeliveryReceived(batch[0], tuple(batch[1:])))
     outbox.commit(session)
-    return Receipt(delivery_id, duplicate=not new)
+    return receipts
 
 
-def enqueue_processing(ports: Ports, delivery_id: str) -> bool:
-    """Send a recorded delivery to be processed; processing is idempotent, so no dedup key."""
+def enqueue_processing(ports: Ports, delivery_id: str, also: Sequence[str] = ()) -> bool:
+    """Nudge the worker to apply recorded deliveries (`delivery_id` and those `also` named, in
+    one batch); processing is idempotent, so no dedup key. A nudge for one delivery is
+    `process-delivery(<id>)`; for several, `process-delivery(<id>, 0, [<id>, ...])`."""
+    if also:
+        return ports.jobs.send(PROCESS_ACTOR, delivery_id, 0, list(also))
     return ports.jobs.send(PROCESS_ACTOR, delivery_id)
 
 
@@ -133,39 +178,48 @@ def process(session: Session, ports: Ports, delivery_id: str) -> str:
     return outcome
 
 
-def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int = BATCH_SIZE) -> dict[str, str]:
-    """Apply the named delivery and up to `limit - 1` others waiting, in one transaction, each
-    under a savepoint so that one delivery's outcome never undoes another's; returns the
-    outcome per delivery applied or marked.
+def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int = BATCH_SIZE,
+                  also: Sequence[str] = ()) -> dict[str, str]:
+    """Apply the named deliveries (`delivery_id` and `also`, a nudge's) and, while fewer than
+    `limit`, others waiting, in one transaction, each under a savepoint so that one delivery's
+    outcome never undoes another's; returns the outcome per delivery applied or marked.
 
     Deliveries are claimed with FOR UPDATE SKIP LOCKED: two batches never take the same one,
     and a nudge whose delivery another batch holds finds it done there. The others are only
     deliveries whose job is no longer waiting to be recorded as accepted (or that name no job
-    we know), so that one that came too early is left to its own message, which tries it again
-    later. After committing the rest, the named delivery's own problem is raised:
-    DeliveryTooEarly, or the error that applying it raised (the actor retries it)."""
-    named = session.scalar(select(CallbackDelivery).where(
-        CallbackDelivery.id == delivery_id, CallbackDelivery.processed_at.is_(None))
-        .with_for_update(skip_locked=True))
-    others = session.scalars(
-        select(CallbackDelivery)
-        .outerjoin(ExtractionJob, ExtractionJob.id == CallbackDelivery.job_id)
-        .where(CallbackDelivery.processed_at.is_(None), CallbackDelivery.id != delivery_id,
-               or_(ExtractionJob.id.is_(None), ExtractionJob.status != JobStatus.CREATED.value))
-        .order_by(CallbackDelivery.received_at).limit(limit - 1)
-        .with_for_update(of=CallbackDelivery, skip_locked=True)).all()
-    claimed = ([named] if named is not None else []) + list(others)
+    we know), so that one that came too early is left to its own nudge, which tries it again
+    later. After committing the rest, the named deliveries' own problem is raised: the error
+    that applying one raised (the actor retries the nudge; what it applied is done by then), or
+    DeliveryTooEarly naming those that came too early."""
+    named_ids = list(dict.fromkeys([delivery_id, *also]))
+    named = session.scalars(select(CallbackDelivery).where(
+        CallbackDelivery.id.in_(named_ids), CallbackDelivery.processed_at.is_(None))
+        .order_by(CallbackDelivery.received_at).with_for_update(skip_locked=True)).all()
+    others = []
+    if limit > len(named_ids):
+        others = session.scalars(
+            select(CallbackDelivery)
+            .outerjoin(ExtractionJob, ExtractionJob.id == CallbackDelivery.job_id)
+            .where(CallbackDelivery.processed_at.is_(None), CallbackDelivery.id.not_in(named_ids),
+                   or_(ExtractionJob.id.is_(None), ExtractionJob.status != JobStatus.CREATED.value))
+            .order_by(CallbackDelivery.received_at).limit(limit - len(named_ids))
+            .with_for_update(of=CallbackDelivery, skip_locked=True)).all()
+    claimed = list(named) + list(others)
     _lock_counts(session, [d.job_id for d in claimed if d.job_id])
     outcomes: dict[str, str] = {}
     problem: Exception | None = None
+    early: list[DeliveryTooEarly] = []
     again: list[str] = []
     for delivery in claimed:
         claimed_id = delivery.id
         try:
             outcomes[claimed_id] = _apply_one(session, ports, delivery)
         except Exception as exc:
-            if claimed_id == delivery_id:
-                problem = exc
+            if claimed_id in named_ids:
+                if isinstance(exc, DeliveryTooEarly):
+                    early.append(exc)
+                elif problem is None:
+                    problem = exc
             elif isinstance(exc, OperationalError):
                 # A lock conflict or the like, not the delivery's fault: its own message was
                 # probably taken already, so it gets another.
@@ -183,6 +237,11 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
         ports.jobs.send(PROCESS_ACTOR, claimed_id, delay_ms=RETRY_IN_BATCH_MS)
     if problem is not None:
         raise problem
+    if len(early) == 1:
+        raise early[0]
+    if early:
+        raise DeliveryTooEarly("; ".join(str(exc) for exc in early),
+                               [i for exc in early for i in exc.delivery_ids])
     return outcomes
 
 
@@ -306,7 +365,7 @@ def _apply(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
         # The service answered before our record of its accepting the job committed (a fast
         # extraction): not ours to judge yet. Raising leaves the delivery unprocessed; the
         # actor retries it, and the deliveries sweep after that.
-        raise DeliveryTooEarly(f"job {job.id} is not recorded as accepted yet")
+        raise DeliveryTooEarly(f"job {job.id} is not recorded as accepted yet", [delivery.id])
     if document.status != Status.EXTRACTING:
         return f"ignored: document is {document.status}"
     data = payload.get("data") or {}
@@ -396,21 +455,37 @@ def _apply_failure(session: Session, ports: Ports, delivery, job, document, erro
 
 
 def _record(session: Session, delivery_id: str, job_id: str | None, payload: dict) -> bool:
-    """Insert the delivery (and so its status log entry) unless its id is recorded already, in
-    one statement; True when the row is new.
+    """Insert one delivery unless its id is recorded already; True when the row is new."""
+    return bool(_record_many(session, [Delivery(delivery_id, job_id, payload)]))
 
-    The document it is about comes from our job record inside the same statement, for the
+
+def _record_many(session: Session, deliveries: Sequence[Delivery]) -> set[str]:
+    """Insert the deliveries (and so their status log entries) whose ids are not recorded
+    already, in one statement; the ids of the rows that are new.
+
+    The document each is about comes from our job record inside the same statement, for the
     document's history; a job we do not know leaves it empty (processing ignores the delivery).
-    No ORM object: the row is written and never needed again in this request."""
+    No ORM object: the rows are written and never needed again in this request."""
+    rows, seen = [], set()
+    for delivery in deliveries:
+        if delivery.id not in seen:  # a statement may not insert one key twice
+            seen.add(delivery.id)
+            rows.append(delivery)
+    if not rows:
+        return set()
     connection = session.connection()
     statement = _RECORD.get(connection.dialect.name)
     if statement is None:
         statement = _RECORD[connection.dialect.name] = _record_statement(connection.dialect.name)
-    # RETURNING, not rowcount, tells a new row: the driver's rowcount is not to be trusted here
-    # (SQLAlchemy with psycopg 3 answers -1 for this statement).
-    return connection.execute(statement, {
-        "id": delivery_id, "job_id": job_id, "event_type": str(payload.get("type"))[:40], "payload": payload,
-        "received_at": utcnow()}).first() is not None
+    received_at = utcnow()
+    values = [{"id": d.id, "job_id": d.job_id, "event_type": str(d.payload.get("type"))[:40], "payload": d.payload,
+               "received_at": received_at} for d in rows]
+    # Several rows go as one multi-row INSERT that SQLAlchemy writes from this one-row statement
+    # ("insertmanyvalues"), so the statement's compiled form is cached (a statement built with
+    # many VALUES rows is compiled again at every execution, as costly as running it).
+    # RETURNING, not rowcount, tells which rows are new: the driver's rowcount is not to be
+    # trusted here (SQLAlchemy with psycopg 3 answers -1 for this statement).
+    return set(connection.execute(statement, values if len(values) > 1 else values[0]).scalars())
 
 
 # The receipt's statement per SQL dialect, built once: building it per request cost about as
@@ -423,7 +498,8 @@ def _record_statement(dialect: str):
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     return insert(table).values(
         id=bindparam("id"), job_id=bindparam("job_id"), event_type=bindparam("event_type"),
-        payload=bindparam("payload", type_=table.c.payload.type), received_at=bindparam("received_at"),
+        payload=bindparam("payload", type_=table.c.payload.type),
+        received_at=bindparam("received_at", type_=table.c.received_at.type),
         document_id=select(ExtractionJob.document_id).where(ExtractionJob.id == bindparam("job_id"))
         .scalar_subquery(),
     ).on_conflict_do_nothing(index_elements=["id"]).returning(table.c.id)

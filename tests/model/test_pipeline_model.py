@@ -253,6 +253,57 @@ class PipelineModel(RuleBasedStateMachine):
                 callbacks.receive(db.session, current_ports(), headers, body)
             assert self._snapshot() == before, "a forged callback changed something"
 
+    @precondition(lambda self: self.world.extraction.unfinished())
+    @rule(picks=st.lists(st.integers(0, 7), min_size=1, max_size=3),
+          outcomes=st.lists(st.sampled_from(sorted(OUTCOMES)), min_size=3, max_size=3),
+          again=st.sampled_from(["none", "none", "in_the_group", "received_before"]),
+          handling=st.sampled_from(["process_now", "process_now", "leave_queued", "lost_enqueue"]))
+    def callbacks_arrive_together(self, picks, outcomes, again, handling):
+        """The service finishes several jobs at once and their callbacks reach one web process
+        together: one group commit records them (`callbacks.record_all`) and one nudge names
+        the new ones. `again`: one of them comes twice in the group, or a callback sent before
+        comes along (a duplicate when it was received, else new)."""
+        unfinished = self.world.extraction.unfinished()
+        job_ids = list(dict.fromkeys(unfinished[p % len(unfinished)].job_id for p in picks))
+        group = []
+        for job_id, outcome in zip(job_ids, outcomes):
+            payload = _payload(job_id, outcome, 1)
+            self.world.extraction.finish(job_id, payload["type"], payload["data"])
+            group.append(self._new_callback(payload, outcome))
+        if again == "in_the_group":
+            group.append(group[0])
+        elif again == "received_before" and len(self.callbacks) > len(group):
+            group.insert(0, self.callbacks[picks[0] % (len(self.callbacks) - len(group))])
+        fresh = list(dict.fromkeys(c.delivery_id for c in group if not c.received))
+        before = self._snapshot()
+        secret = self.app.config["EXTRACTION_WEBHOOK_SECRET"]
+        with self._worker(), self._losing({DeliveryReceived} if handling == "lost_enqueue" else set()):
+            checked = [callbacks.check(current_ports().settings, webhooks.headers_for(secret, c.delivery_id, c.body),
+                                       c.body) for c in group]
+            receipts = callbacks.record_all(db.session, checked)
+        assert [r.delivery_id for r in receipts] == [c.delivery_id for c in group]
+        assert [r.delivery_id for r in receipts if not r.duplicate] == fresh, "not each new delivery once"
+        for callback in group:
+            callback.received += 1
+        self._note(f"{[c.delivery_id for c in group]} received together ({handling}): new {fresh}")
+        self._event(f"callbacks together: {len(group)} ({len(fresh)} new)")
+        # Nothing changed but the new delivery rows (unprocessed) and the one nudge.
+        nudges = self.world.queue.remove_where(
+            lambda m: m.actor == "process-delivery" and set(_named(m)) & set(fresh))
+        after = self._snapshot()
+        new_rows = sorted(set(after.pop("deliveries")) - set(before.pop("deliveries")))
+        assert new_rows == sorted((delivery_id, None, None) for delivery_id in fresh), new_rows
+        after.pop("queue"), before.pop("queue")
+        assert after == before, "receiving callbacks changed more than their delivery rows"
+        if handling == "lost_enqueue" or not fresh:
+            assert not nudges, f"nudged {nudges}"
+            return
+        assert len(fresh) <= callbacks.BATCH_SIZE and len(nudges) == 1 and _named(nudges[0]) == fresh, nudges
+        if handling == "leave_queued":
+            self.world.queue.put(nudges[0])
+        else:
+            self._process(nudges[0])
+
     @rule(name=st.sampled_from(list(sweeps.SWEEPS)), crash_after_commit=st.booleans(),
           meanwhile=st.sampled_from([None, None, "process_now", "lost_settlement"]))
     def sweep(self, name, crash_after_commit, meanwhile):
@@ -405,8 +456,13 @@ class PipelineModel(RuleBasedStateMachine):
                        for r in results), results
 
     def _race_processing(self, message: Message, threads: int) -> None:
-        """The same recorded delivery processed by several workers at once."""
-        delivery_id = message.args[0]
+        """The same nudge processed by several workers at once: each delivery it names."""
+        early = [delivery_id for delivery_id in _named(message) if not self._race_one(delivery_id, threads)]
+        if early:
+            self.world.queue.put(replace(message, args=_nudge_args(early), attempt=message.attempt + 1))
+
+    def _race_one(self, delivery_id: str, threads: int) -> bool:
+        """One recorded delivery processed by several workers at once; False when too early."""
         expected = self._expect(delivery_id)
         results = self._in_threads(threads, lambda: callbacks.process(db.session, current_ports(), delivery_id))
         self._note(f"{threads} workers process {delivery_id} (expected {expected.kind}): {self._describe(results)}")
@@ -416,12 +472,12 @@ class PipelineModel(RuleBasedStateMachine):
                 raise result
         if too_early:
             assert expected.kind == "too_early" and len(too_early) == threads, results
-            self.world.queue.put(replace(message, attempt=message.attempt + 1))
-            return
+            return False
         applied = [r for r in results if r.startswith("applied")]
         assert len(applied) == (1 if expected.kind == "applied" else 0), results
         self._event(f"race: {threads} workers process one delivery ({expected.kind})")
         self._check_applied(delivery_id, expected)
+        return True
 
     # ---------------------------------------------------------------------------------------
     # Invariants
@@ -696,8 +752,15 @@ class PipelineModel(RuleBasedStateMachine):
         raise AssertionError(f"the queue never drains: {self.world.queue.messages}")
 
     def _process(self, message: Message, lose: set = frozenset()) -> None:
-        """Run one process-delivery message and check it did what the contract says."""
-        delivery_id = message.args[0]
+        """Run one process-delivery message (a nudge naming one delivery or several) and check
+        it did what the contract says for each; those too early are named again by one message."""
+        named = _named(message)
+        early = [delivery_id for delivery_id in named if not self._process_one(delivery_id, lose)]
+        if early and message.attempt < PROCESS_ATTEMPTS:     # tried again (else the sweep will)
+            self.world.queue.put(replace(message, args=_nudge_args(early), attempt=message.attempt + 1))
+
+    def _process_one(self, delivery_id: str, lose: set) -> bool:
+        """Apply one delivery a nudge names; False when it came too early."""
         expected = self._expect(delivery_id)
         before = self._snapshot()
         try:
@@ -707,10 +770,9 @@ class PipelineModel(RuleBasedStateMachine):
             self._note(f"process {delivery_id}: too early ({exc})")
             self._event("process-delivery: too early")
             assert expected.kind == "too_early", f"expected {expected.kind} ({expected.reason}), got {exc!r}"
+            assert exc.delivery_ids == [delivery_id], exc.delivery_ids
             assert self._snapshot() == before, "a delivery processed too early changed something"
-            if message.attempt < PROCESS_ATTEMPTS:
-                self.world.queue.put(replace(message, attempt=message.attempt + 1))   # Dramatiq retries it
-            return                                                                    # else the sweep will
+            return False
         self._note(f"process {delivery_id}: {outcome}")
         self._event(f"process-delivery: {outcome.split(' (')[0].split(':')[0]} ({expected.reason or expected.status})")
         if expected.kind == "already":
@@ -724,6 +786,7 @@ class PipelineModel(RuleBasedStateMachine):
             before.pop("deliveries"), after.pop("deliveries")
             assert after == before, f"{outcome}, yet something changed"
         self._check_applied(delivery_id, expected)
+        return True
 
     def _check_applied(self, delivery_id: str, expected: Expected) -> None:
         if expected.kind != "applied":
@@ -976,6 +1039,15 @@ class PipelineModel(RuleBasedStateMachine):
             connection.execute(update(CreditWallet).values(granted=INITIAL_CREDITS, balance=INITIAL_CREDITS,
                                                            reserved=0, settled=0))
         shutil.rmtree(os.path.join(world.storage_dir, "brokerages"), ignore_errors=True)
+
+
+def _named(message: Message) -> list[str]:
+    """The deliveries a process-delivery nudge names: `(id,)`, `(id, early)` or `(id, early, [id, ...])`."""
+    return [message.args[0], *(message.args[2] if len(message.args) > 2 else ())]
+
+
+def _nudge_args(delivery_ids: list[str]) -> tuple:
+    return (delivery_ids[0],) if len(delivery_ids) == 1 else (delivery_ids[0], 0, list(delivery_ids[1:]))
 
 
 def _payload(job_id: str, outcome: str, pages: int) -> dict:

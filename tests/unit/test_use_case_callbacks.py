@@ -4,6 +4,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
 
 from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
@@ -350,3 +351,82 @@ def test_one_delivery_that_fails_in_a_batch_undoes_neither_the_others_nor_leaves
     assert [e.job_id for e in events.of(ReservationDue)] == [first_job]
     monkeypatch.undo()
     assert callbacks.process_batch(world.session, world.ports, "msg_second") == {"msg_second": "applied: VERIFIED"}
+
+
+def checked(world, payload: dict, delivery_id: str) -> callbacks.Delivery:
+    body = json.dumps(payload).encode()
+    headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], delivery_id, body)
+    return callbacks.check(world.ports.settings, headers, body)
+
+
+def test_deliveries_received_together_are_recorded_by_one_commit_with_a_nudge_per_batch(world, events):
+    jobs = [submitted(world)[1] for _ in range(6)]
+    delivered(world, completed(jobs[0]), "msg_0")
+    events.clear()
+    together = [checked(world, completed(job_id), f"msg_{n}") for n, job_id in enumerate(jobs)]
+    # A sender's retry that arrived in the same instant as its first try.
+    together.insert(3, checked(world, completed(jobs[2]), "msg_2"))
+    commits = []
+    event.listen(world.session, "after_commit", lambda session: commits.append(1))
+    receipts = callbacks.record_all(world.session, together)
+    assert len(commits) == 1
+    assert [(r.delivery_id, r.duplicate) for r in receipts] == [
+        ("msg_0", True), ("msg_1", False), ("msg_2", False), ("msg_2", True), ("msg_3", False), ("msg_4", False),
+        ("msg_5", False)]
+    # The five new ones in nudges of at most BATCH_SIZE (4), each naming what it applies.
+    assert events.of(DeliveryReceived) == [DeliveryReceived("msg_1", ("msg_2", "msg_3", "msg_4")),
+                                           DeliveryReceived("msg_5")]
+    rows = world.session.query(CallbackDelivery).filter(CallbackDelivery.id != "msg_0").all()
+    assert sorted((r.id, r.job_id) for r in rows) == [(f"msg_{n}", jobs[n]) for n in range(1, 6)]
+
+
+def test_a_nudge_naming_several_deliveries_is_sent_as_one_message(world):
+    assert callbacks.enqueue_processing(world.ports, "msg_1", ("msg_2", "msg_3"))
+    assert world.jobs.sent == [("process-delivery", ("msg_1", 0, ["msg_2", "msg_3"]),
+                                {"dedup_key": None, "take_over": False, "delay_ms": None})]
+
+
+def test_a_nudge_applies_every_delivery_it_names_and_sends_back_those_too_early(world, events):
+    ready = [submitted(world) for _ in range(2)]
+    early_document = world.document()
+    job = pipeline.ExtractionJob(document_id=early_document, brokerage_id=world.brokerage.id, mode="first",
+                                 status=JobStatus.CREATED.value)
+    world.session.add(job)
+    world.session.flush()
+    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == early_document)
+                          .values(current_job_id=job.id))
+    world.session.commit()
+    callbacks.record_all(world.session, [checked(world, completed(ready[0][1]), "msg_a"),
+                                         checked(world, completed(job.id), "msg_early"),
+                                         checked(world, completed(ready[1][1]), "msg_b")])
+    with pytest.raises(callbacks.DeliveryTooEarly) as raised:
+        callbacks.process_batch(world.session, world.ports, "msg_a", also=["msg_early", "msg_b"])
+    assert raised.value.delivery_ids == ["msg_early"]
+    assert [world.get(document_id).status for document_id, _ in ready] == [Status.VERIFIED] * 2
+    assert world.session.get(CallbackDelivery, "msg_early").processed_at is None
+    # Named again (what the actor sends back) once the job is recorded as accepted, it is applied.
+    world.session.execute(pipeline.update(pipeline.ExtractionJob).where(pipeline.ExtractionJob.id == job.id)
+                          .values(status=JobStatus.ACCEPTED.value))
+    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == early_document)
+                          .values(status=Status.EXTRACTING.value))
+    world.session.commit()
+    assert callbacks.process_batch(world.session, world.ports, "msg_early") == {"msg_early": "applied: VERIFIED"}
+
+
+def test_a_duplicate_costs_one_insert_and_a_commit_never_an_error_or_a_rollback(world):
+    _, job_id = submitted(world)
+    delivered(world, completed(job_id))
+    world.session.commit()
+    statements, ends = [], []
+    engine = world.session.get_bind()
+    listeners = [(engine, "before_cursor_execute", lambda *a, **k: statements.append(a[2].split()[0])),
+                 (engine, "commit", lambda *a: ends.append("commit")),
+                 (engine, "rollback", lambda *a: ends.append("rollback"))]
+    for target, name, listener in listeners:
+        event.listen(target, name, listener)
+    try:
+        assert delivered(world, completed(job_id)).duplicate
+    finally:
+        for target, name, listener in listeners:
+            event.remove(target, name, listener)
+    assert statements == ["INSERT"] and ends == ["commit"]
