@@ -15,10 +15,9 @@ import pytest
 from sqlalchemy import func, select
 
 from leadflow.extraction.client import ExtractionUnavailable
-from leadflow.factory import create_app
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, DocumentStatusCount, ExtractionJob
 from leadflow.services import pipeline
-from tests.plugins.postgres import fresh_database
+from tests.plugins.postgres import migrated_app
 from tests.unit.fakes import FakeJobs
 
 DOCUMENTS = 12
@@ -29,25 +28,9 @@ PDF = b"%PDF-1.4\n% a stand-in: the pre-check was recorded at the upload\n"
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def claim_app(request, tmp_path):
-    def build(url):
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "LOCAL_STORAGE_DIR": str(tmp_path / "storage"),
-                          "EMBEDDED_WORKER": False, "EMBEDDED_SCHEDULER": False, "CLAIM_BATCH_SIZE": BATCH,
-                          "CLIENT_DAILY_PAGE_ALLOWANCE": 100}, listen=False)
-        from flask_migrate import upgrade
-        with app.app_context():
-            upgrade()
-        return app
-
-    if request.param == "sqlite":
-        # A file, as `make run` uses: an in-memory SQLite would be one connection, no race at all.
-        app = build(f"sqlite:///{tmp_path / 'leadflow.db'}")
+    with migrated_app(request.param, tmp_path, "claims",
+                      {"CLAIM_BATCH_SIZE": BATCH, "CLIENT_DAILY_PAGE_ALLOWANCE": 100}) as app:
         yield app
-        _dispose(app)
-    else:
-        with fresh_database("claims") as url:
-            app = build(url)
-            yield app
-            _dispose(app)
 
 
 class Service:
@@ -257,9 +240,3 @@ def _seed(app, db, n, *, name="Batch Hypotheken"):
     counts.recount(db.session)
     db.session.commit()
     return brokerage.id, ids
-
-
-def _dispose(app):
-    from leadflow.extensions import db
-    with app.app_context():
-        db.engine.dispose()

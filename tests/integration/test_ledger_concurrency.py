@@ -14,9 +14,8 @@ import pytest
 from sqlalchemy import select
 
 from leadflow.billing import ledger
-from leadflow.factory import create_app
 from leadflow.extensions import db
-from tests.plugins.postgres import fresh_database
+from tests.plugins.postgres import migrated_app
 
 THREADS = 50
 SHARED_JOBS = 10          # each raced by THREADS / SHARED_JOBS threads
@@ -26,30 +25,8 @@ GRANTED = 250             # less than all reservations would need: some are refu
 @pytest.fixture(params=["sqlite", "postgresql"])
 def ledger_app(request, tmp_path):
     """An app on an empty migrated database, with the engine settings the mode runs with."""
-    def build(url):
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "LOCAL_STORAGE_DIR": str(tmp_path / "storage"),
-                          "EMBEDDED_WORKER": False, "EMBEDDED_SCHEDULER": False}, listen=False)
-        from flask_migrate import upgrade
-        with app.app_context():
-            upgrade()
-        return app
-
-    if request.param == "sqlite":
-        # A file, as `make run` uses: an in-memory SQLite would be one connection, no race at all.
-        app = build(f"sqlite:///{tmp_path / 'leadflow.db'}")
+    with migrated_app(request.param, tmp_path, "ledger") as app:
         yield app
-        _dispose(app)
-    else:
-        with fresh_database("ledger") as url:
-            app = build(url)
-            yield app
-            _dispose(app)
-
-
-def _dispose(app):
-    from leadflow.extensions import db
-    with app.app_context():
-        db.engine.dispose()
 
 
 def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balanced(ledger_app):

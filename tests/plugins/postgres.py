@@ -36,3 +36,31 @@ def fresh_database(label: str):
 def pg_url():
     with fresh_database("test") as url:
         yield url
+
+
+@contextlib.contextmanager
+def migrated_app(kind: str, tmp_path, label: str, config: dict | None = None):
+    """The real app on an empty, migrated database of `kind`: "sqlite" (a file, as `make run`
+    uses: an in-memory SQLite would be one connection, no race at all) or "postgresql" (a fresh
+    database of its own). For the tests that race workers on both."""
+    from flask_migrate import upgrade
+
+    from leadflow.extensions import db
+    from leadflow.factory import create_app
+
+    def build(url):
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "LOCAL_STORAGE_DIR": str(tmp_path / "storage"),
+                          "EMBEDDED_WORKER": False, "EMBEDDED_SCHEDULER": False, **(config or {})}, listen=False)
+        with app.app_context():
+            upgrade()
+        return app
+
+    with contextlib.ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'leadflow.db'}" if kind == "sqlite" else \
+            stack.enter_context(fresh_database(label))
+        app = build(url)
+        try:
+            yield app
+        finally:
+            with app.app_context():
+                db.engine.dispose()
