@@ -134,14 +134,7 @@ def test_a_delivery_for_a_job_that_is_no_longer_current_is_stale(world):
 
 
 def test_a_delivery_that_overtakes_its_submissions_commit_is_tried_again_later(world):
-    document_id = world.document()
-    job = pipeline.ExtractionJob(document_id=document_id, brokerage_id=world.brokerage.id, mode="first",
-                                 status=JobStatus.CREATED.value)
-    world.session.add(job)
-    world.session.flush()
-    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == document_id)
-                          .values(current_job_id=job.id))
-    world.session.commit()
+    document_id, job = _submission_not_committed(world)
     delivered(world, completed(job.id))
     with pytest.raises(callbacks.DeliveryTooEarly):
         process(world)
@@ -309,14 +302,7 @@ def test_a_rerun_result_is_a_new_version_of_both_parts_replacing_the_last(world)
 
 def test_a_batch_leaves_a_delivery_that_came_too_early_to_its_own_message(world):
     _, job_id = submitted(world)
-    early_document = world.document()
-    job = pipeline.ExtractionJob(document_id=early_document, brokerage_id=world.brokerage.id, mode="first",
-                                 status=JobStatus.CREATED.value)
-    world.session.add(job)
-    world.session.flush()
-    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == early_document)
-                          .values(current_job_id=job.id))
-    world.session.commit()
+    early_document, job = _submission_not_committed(world)
     delivered(world, completed(job.id), "msg_early")
     delivered(world, completed(job_id), "msg_ready")
     assert callbacks.process_batch(world.session, world.ports, "msg_ready") == {"msg_ready": "applied: VERIFIED"}
@@ -388,14 +374,7 @@ def test_a_nudge_naming_several_deliveries_is_sent_as_one_message(world):
 
 def test_a_nudge_applies_every_delivery_it_names_and_sends_back_those_too_early(world, events):
     ready = [submitted(world) for _ in range(2)]
-    early_document = world.document()
-    job = pipeline.ExtractionJob(document_id=early_document, brokerage_id=world.brokerage.id, mode="first",
-                                 status=JobStatus.CREATED.value)
-    world.session.add(job)
-    world.session.flush()
-    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == early_document)
-                          .values(current_job_id=job.id))
-    world.session.commit()
+    early_document, job = _submission_not_committed(world)
     callbacks.record_all(world.session, [checked(world, completed(ready[0][1]), "msg_a"),
                                          checked(world, completed(job.id), "msg_early"),
                                          checked(world, completed(ready[1][1]), "msg_b")])
@@ -430,3 +409,16 @@ def test_a_duplicate_costs_one_insert_and_a_commit_never_an_error_or_a_rollback(
         for target, name, listener in listeners:
             event.remove(target, name, listener)
     assert statements == ["INSERT"] and ends == ["commit"]
+
+
+def _submission_not_committed(world):
+    """A document whose job is made but not yet accepted: its submission's commit has not happened."""
+    document_id = world.document()
+    job = pipeline.ExtractionJob(document_id=document_id, brokerage_id=world.brokerage.id, mode="first",
+                                 status=JobStatus.CREATED.value)
+    world.session.add(job)
+    world.session.flush()
+    world.session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == document_id)
+                          .values(current_job_id=job.id))
+    world.session.commit()
+    return document_id, job
