@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from leadflow.extraction.client import ExtractionUnavailable
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, DocumentStatusCount, ExtractionJob
 from leadflow.services import pipeline
-from tests.plugins.postgres import migrated_app
+from tests.plugins.postgres import migrated_app, run_threads
 from tests.unit.fakes import FakeJobs
 
 DOCUMENTS = 12
@@ -95,12 +95,7 @@ def test_documents_raced_by_their_own_messages_are_each_claimed_once_and_submitt
                     db.session.remove()
 
     with _extraction(app, service):
-        threads = [threading.Thread(target=worker) for _ in range(WORKERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a thread did not finish"
+        run_threads([threading.Thread(target=worker) for _ in range(WORKERS)])
     assert errors == []
     assert len(outcomes) == DOCUMENTS
     assert set(outcomes) <= {pipeline.Outcome.SUBMITTED, pipeline.Outcome.SKIPPED_NOT_PENDING}, outcomes

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from leadflow.billing import ledger
 from leadflow.extensions import db
-from tests.plugins.postgres import migrated_app
+from tests.plugins.postgres import migrated_app, run_threads
 
 THREADS = 50
 SHARED_JOBS = 10          # each raced by THREADS / SHARED_JOBS threads
@@ -93,12 +93,7 @@ def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balance
             with lock:
                 errors.append(f"thread {t}: {type(exc).__name__}: {exc}")
 
-    threads = [threading.Thread(target=worker, args=(t,)) for t in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads), "a thread did not finish"
+    run_threads([threading.Thread(target=worker, args=(t,)) for t in range(THREADS)])
     assert errors == []
 
     with app.app_context():

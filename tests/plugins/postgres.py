@@ -64,3 +64,13 @@ def migrated_app(kind: str, tmp_path, label: str, config: dict | None = None):
         finally:
             with app.app_context():
                 db.engine.dispose()
+
+
+def run_threads(threads, timeout: float = 120) -> None:
+    """Start the racing threads and wait for each; a thread still running after `timeout` fails
+    the test (a deadlock, or a lock never given back)."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    assert not any(thread.is_alive() for thread in threads), "a thread did not finish"
