@@ -15,6 +15,9 @@ log = logging.getLogger(__name__)
 # Waiting for storage or the reader to come back: the first wait is the breaker's cool-down,
 # each further one doubles, up to this; the pending sweep is the safety net behind it.
 MAX_SERVICE_WAIT_SECONDS = 300
+# The reader said its queue is full: it is working, so the wait stays shorter than for an
+# outage; spread, so that the documents it refused do not all come back in the same second.
+MAX_CAPACITY_WAIT_SECONDS = 30
 # A callback that overtook its submission's commit is tried again this soon, then doubling;
 # after EARLY_RESENDS the deliveries sweep takes over.
 EARLY_DELIVERY_WAIT_MS = 500
@@ -38,8 +41,13 @@ def verify_document(document_id: str, brokerage_id: int, waits: int = 0):
     if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
         seconds = min(max(pipeline.wait_for_services_seconds(ports), 1.0) * 2 ** min(int(waits), 8),
                       MAX_SERVICE_WAIT_SECONDS) * random.uniform(1.0, 1.2)
-        ports.jobs.send("verify-document", str(document_id), int(brokerage_id), int(waits) + 1,
-                        dedup_key=jobs.verification_key(str(document_id)), delay_ms=int(seconds * 1000))
+    elif outcome == pipeline.Outcome.WAITING_FOR_CAPACITY:
+        seconds = min(max(pipeline.extraction_busy_for(ports), 1.0) * 2 ** min(int(waits), 8),
+                      MAX_CAPACITY_WAIT_SECONDS) * random.uniform(1.0, 1.5)
+    else:
+        return
+    ports.jobs.send("verify-document", str(document_id), int(brokerage_id), int(waits) + 1,
+                    dedup_key=jobs.verification_key(str(document_id)), delay_ms=int(seconds * 1000))
 
 
 @_actor("verification-retries-exhausted", max_retries=5)

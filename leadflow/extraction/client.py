@@ -4,6 +4,7 @@ Every call goes through the app's "extraction" breaker (leadflow.breaker): failu
 and while it is open the client answers ServiceDown without calling the service.
 """
 import logging
+import time
 
 import requests
 from flask import current_app
@@ -21,6 +22,15 @@ class ServiceDown(ExtractionUnavailable):
     """The breaker knows the service is down: nothing was tried, so no attempt is spent."""
 
 
+class ServiceBusy(ServiceDown):
+    """The service is up but full (503 with the error code "busy"): it took nothing, so no
+    attempt is spent; the client holds further submissions back for `seconds`."""
+
+    def __init__(self, message: str, seconds: float):
+        super().__init__(message)
+        self.seconds = seconds
+
+
 class BatchUnsupported(Exception):
     """The service has no `POST /jobs/batch` (it answered 404 or 405): nothing was submitted;
     the caller submits job by job."""
@@ -28,6 +38,10 @@ class BatchUnsupported(Exception):
 
 # Jobs in one `POST /jobs/batch` at most (the contract's limit; the shipped extractor refuses more).
 MAX_BATCH = 50
+# How long a "busy" answer holds submissions back when it names no Retry-After, and the most
+# a Retry-After may ask for (a longer wait is the pending sweep's business).
+BUSY_SECONDS = 1.0
+MAX_BUSY_SECONDS = 30.0
 
 
 class ExtractionClient:
@@ -40,6 +54,7 @@ class ExtractionClient:
         self._session.headers["Authorization"] = f"Bearer {api_key}"
         # Until the service answers that it has no batch endpoint (then job by job, for good).
         self.batch_supported = True
+        self._busy_until = 0.0
 
     @property
     def breaker(self) -> breakers.Breaker:
@@ -65,11 +80,31 @@ class ExtractionClient:
         breaker.succeeded() if ok else breaker.failed()
         return ok
 
+    def busy_for(self) -> float:
+        """Seconds this process still holds submissions back after the service said it is full."""
+        return max(self._busy_until - time.monotonic(), 0.0)
+
+    def _refuse_if_known_unavailable(self) -> None:
+        if self.base_url and self.breaker.is_down():
+            raise ServiceDown(f"extraction service known down; next probe in {self.breaker.retry_in():.0f}s")
+        if self.busy_for() > 0:
+            raise ServiceBusy("extraction service busy; not tried", self.busy_for())
+
+    def _busy(self, retry_after: str | None) -> ServiceBusy:
+        """The service answered that it is full: it is up (the breaker hears a success) and
+        took nothing; hold submissions back for its Retry-After or BUSY_SECONDS."""
+        try:
+            seconds = min(max(float(retry_after), 0.1), MAX_BUSY_SECONDS) if retry_after else BUSY_SECONDS
+        except ValueError:
+            seconds = BUSY_SECONDS
+        self._busy_until = max(self._busy_until, time.monotonic() + seconds)
+        self.breaker.succeeded()
+        return ServiceBusy(f"extraction service busy; retry in {seconds:g}s", seconds)
+
     def submit(self, *, job_id: str, document_url: str, callback_url: str, mode: str,
                output_spec: dict | None = None) -> None:
         """Hand a job to the service; returns when it answered 202, else raises."""
-        if self.base_url and self.breaker.is_down():
-            raise ServiceDown(f"extraction service known down; next probe in {self.breaker.retry_in():.0f}s")
+        self._refuse_if_known_unavailable()
         if not self.healthy():
             raise ExtractionUnavailable("extraction service health check failed")
         body = {"job_id": job_id, "document_url": document_url, "callback_url": callback_url,
@@ -79,6 +114,8 @@ class ExtractionClient:
         except requests.RequestException as exc:
             self.breaker.failed()
             raise ExtractionUnavailable(f"submission failed: {type(exc).__name__}") from exc
+        if response.status_code == 503 and _error_code(response) == "busy":
+            raise self._busy(response.headers.get("Retry-After"))
         if response.status_code >= 500:
             self.breaker.failed()
         if response.status_code != 202:
@@ -97,8 +134,7 @@ class ExtractionClient:
             raise BatchUnsupported("the extraction service takes jobs one by one")
         if len(submissions) > MAX_BATCH:
             raise ValueError(f"at most {MAX_BATCH} jobs in one batch")
-        if self.base_url and self.breaker.is_down():
-            raise ServiceDown(f"extraction service known down; next probe in {self.breaker.retry_in():.0f}s")
+        self._refuse_if_known_unavailable()
         if not self.healthy():
             raise ExtractionUnavailable("extraction service health check failed")
         body = {"jobs": [{"job_id": s["job_id"], "document_url": s["document_url"],
@@ -112,18 +148,30 @@ class ExtractionClient:
         if response.status_code in (404, 405):
             self.batch_supported = False
             raise BatchUnsupported(f"POST /jobs/batch answered {response.status_code}")
+        if response.status_code == 503 and _error_code(response) == "busy":
+            raise self._busy(response.headers.get("Retry-After"))
         if response.status_code >= 500:
             self.breaker.failed()
         if response.status_code != 200:
             raise ExtractionUnavailable(f"batch submission answered {response.status_code}")
         try:
-            answers = {a["job_id"]: int(a["status"]) for a in response.json()["jobs"]}
-        except (ValueError, KeyError, TypeError) as exc:
+            answers = {a["job_id"]: (int(a["status"]), (a.get("error") or {}).get("code"))
+                       for a in response.json()["jobs"]}
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ExtractionUnavailable("batch submission answered something we cannot read") from exc
         self.breaker.succeeded()
-        return [None if answers.get(s["job_id"]) == 202
-                else ExtractionUnavailable(f"submission answered {answers.get(s['job_id'], 'nothing')}")
-                for s in submissions]
+        busy = None
+        results: list[ExtractionUnavailable | None] = []
+        for submission in submissions:
+            status, code = answers.get(submission["job_id"], (None, None))
+            if status == 202:
+                results.append(None)
+            elif status == 503 and code == "busy":
+                busy = busy or self._busy(response.headers.get("Retry-After"))
+                results.append(busy)
+            else:
+                results.append(ExtractionUnavailable(f"submission answered {status or 'nothing'}"))
+        return results
 
     def job(self, job_id: str) -> dict | None:
         """The service's view of a job, or None when it does not know it."""
@@ -141,3 +189,11 @@ class ExtractionClient:
         if response.status_code != 200:
             raise ExtractionUnavailable(f"job lookup answered {response.status_code}")
         return response.json()
+
+
+def _error_code(response: requests.Response) -> str | None:
+    """The `error.code` of an error answer's JSON body, None when it has none."""
+    try:
+        return (response.json().get("error") or {}).get("code")
+    except (ValueError, AttributeError):
+        return None

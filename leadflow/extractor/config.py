@@ -20,6 +20,9 @@ class ExtractorConfig:
     port: int = DEFAULT_PORT
     faults: Faults = field(default_factory=Faults)
     workers: int = 2  # extraction threads; OCR is CPU-bound, so about one per core
+    # Processes the threads hand the reading to: reading a PDF's words is pure Python, which
+    # one process runs on one core at a time. 0: on the threads themselves (the embedded mode).
+    processes: int = 0
 
 
 def from_env(environ=None) -> ExtractorConfig:
@@ -37,17 +40,20 @@ def from_env(environ=None) -> ExtractorConfig:
     try:
         port = int(env.get("EXTRACTOR_PORT", DEFAULT_PORT))
         workers = int(env.get("EXTRACTOR_WORKERS", 2))
+        processes = int(env.get("EXTRACTOR_PROCESSES", workers))
     except ValueError as exc:
-        raise ConfigError(f"EXTRACTOR_PORT and EXTRACTOR_WORKERS must be integers: {exc}") from exc
+        raise ConfigError(f"EXTRACTOR_PORT, EXTRACTOR_WORKERS and EXTRACTOR_PROCESSES must be integers: {exc}") from exc
     if workers < 1:
         raise ConfigError("EXTRACTOR_WORKERS must be at least 1")
+    if processes < 0:
+        raise ConfigError("EXTRACTOR_PROCESSES must be 0 (read on the worker threads) or more")
     try:
         faults = parse_faults(env.get("EXTRACTOR_FAULTS", ""), env.get("EXTRACTOR_FAULTS_SEED"))
     except ValueError as exc:
         raise ConfigError(f"EXTRACTOR_FAULTS: {exc}") from exc
     return ExtractorConfig(api_key=api_key, webhook_secret=secret,
                            host=env.get("EXTRACTOR_HOST", DEFAULT_HOST) or DEFAULT_HOST,
-                           port=port, faults=faults, workers=workers)
+                           port=port, faults=faults, workers=workers, processes=processes)
 
 
 def check_secret(secret: str) -> None:

@@ -40,10 +40,11 @@ def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -
     }
 
 
-def run(fetch, document_url: str, mode: str, output_spec: dict | None) -> tuple[str, dict]:
-    """Fetch and extract; every outcome, a bug included, becomes a (type, data) pair."""
+def run(fetch, document_url: str, mode: str, output_spec: dict | None, *, extractor=extract) -> tuple[str, dict]:
+    """Fetch and extract (with `extractor`, `extract`'s signature: the service may run it in
+    another process); every outcome, a bug included, becomes a (type, data) pair."""
     try:
-        return COMPLETED, extract(fetch(document_url), mode, output_spec)
+        return COMPLETED, extractor(fetch(document_url), mode, output_spec)
     except ExtractionError as exc:
         log.info("job failed: %s: %s", exc.code, exc.message)
         return FAILED, failed_data(exc)

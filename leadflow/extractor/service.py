@@ -1,11 +1,13 @@
 """The extractor's HTTP layer and worker pools: accept jobs, run them, deliver their callbacks."""
 import hmac
 import logging
+import multiprocessing
 import re
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -16,6 +18,7 @@ from leadflow.extractor import classify as classifier
 from leadflow.extractor import pipeline
 from leadflow.extractor.config import ExtractorConfig, check_secret
 from leadflow.extractor.delivery import Deliverer, new_delivery_id
+from leadflow.extractor.errors import InternalError
 from leadflow.extractor.faults import Dice, Faults
 from leadflow.extractor.fetch import fetch
 from leadflow.extractor.jobs import Job, JobStore
@@ -24,6 +27,8 @@ log = logging.getLogger(__name__)
 
 MAX_BACKLOG = 256  # queued + running jobs; beyond it POST /jobs answers 503 and LeadFlow retries later
 MAX_BATCH = 50     # jobs in one POST /jobs/batch
+# A full backlog is answered 503 "busy" with this: LeadFlow holds its submissions back so long.
+BUSY_HEADERS = {"Retry-After": "1"}
 JOB_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,200}$")  # it travels in a URL path: no slashes
 REORDER_HOLD_SECONDS = 10.0  # a held-back callback goes out at the latest after this
 
@@ -40,6 +45,7 @@ class ExtractorService:
         self.deliverer = Deliverer(config.webhook_secret, self.stopping,
                                    fail_attempt=lambda: self.dice.roll("fail_callback"))
         self.workers = ThreadPoolExecutor(config.workers, thread_name_prefix="extractor-job")
+        self.readers = ReaderProcesses(config.processes) if config.processes else None
         # Deliveries have their own pool so a slow or down receiver never holds up extraction.
         self.senders = ThreadPoolExecutor(4, thread_name_prefix="extractor-callback")
         self._held = None  # (url, body, msg_id) kept back by the reorder fault
@@ -91,6 +97,8 @@ class ExtractorService:
         self.stopping.set()
         self.workers.shutdown(wait=False, cancel_futures=True)
         self.senders.shutdown(wait=False, cancel_futures=True)
+        if self.readers is not None:
+            self.readers.shutdown()
 
     # -- work --------------------------------------------------------------------------------
 
@@ -99,7 +107,8 @@ class ExtractorService:
             return
         job = self.jobs.get(job_id)
         self.jobs.mark_running(job_id)
-        callback_type, data = pipeline.run(self.fetcher, job.document_url, job.mode, job.output_spec)
+        callback_type, data = pipeline.run(self.fetcher, job.document_url, job.mode, job.output_spec,
+                                           extractor=self.readers.extract if self.readers else pipeline.extract)
         # The result is recorded before the callback leaves, so GET /jobs/<id> never lags it.
         self.jobs.finish(job_id, callback_type, data)
         body = {"type": callback_type, "job_id": job_id, "data": data}
@@ -165,7 +174,8 @@ def create_app(service: ExtractorService) -> Flask:
             return error(400, "bad_request", problem)
         status, code, message = take(body)
         if status != 202:
-            return error(status, code, message)
+            response = error(status, code, message)
+            return (*response, BUSY_HEADERS) if code == "busy" else response
         return jsonify(job_id=body["job_id"]), 202
 
     @app.post("/jobs/batch")
@@ -185,7 +195,8 @@ def create_app(service: ExtractorService) -> Flask:
             status, code, message = take(job)
             answers.append({"job_id": job["job_id"], "status": status} if status == 202 else
                            {"job_id": job["job_id"], "status": status, "error": {"code": code, "message": message}})
-        return jsonify(jobs=answers), 200
+        busy = any(a.get("error", {}).get("code") == "busy" for a in answers)
+        return jsonify(jobs=answers), 200, (BUSY_HEADERS if busy else {})
 
     def take(body: dict) -> tuple[int, str | None, str | None]:
         """Accept one well-formed job: (202, None, None), or the status, code and message of its refusal."""
@@ -260,6 +271,38 @@ def validate_job(body) -> str | None:
     return None
 
 
+class ReaderProcesses:
+    """A pool of processes that read documents (`pipeline.extract`), so that reading uses every
+    core. Started with spawn, not fork: the service has threads running when it starts one.
+    A reader that dies (killed, out of memory) fails its job as an internal error, which
+    LeadFlow retries, and the pool is started afresh for the next jobs."""
+
+    # A reader is replaced after this many documents, so what a parser library keeps grows no further.
+    DOCUMENTS_PER_PROCESS = 500
+
+    def __init__(self, processes: int):
+        self.processes = processes
+        self._lock = threading.Lock()
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                   max_tasks_per_child=self.DOCUMENTS_PER_PROCESS)
+
+    def extract(self, data: bytes, mode: str, output_spec: dict | None) -> dict:
+        pool = self._pool
+        try:
+            return pool.submit(pipeline.extract, data, mode, output_spec).result()
+        except BrokenProcessPool as exc:
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = self._start()
+            raise InternalError("the process reading the document died") from exc
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
 def error(status: int, code: str, message: str):
     return jsonify(error={"code": code, "message": message}), status
 
@@ -301,12 +344,12 @@ def run_until_stopped(service: "ExtractorService", server) -> None:
 
 
 def start_in_thread(api_key: str, webhook_secret: str, host: str = "127.0.0.1", port: int = 0,
-                    faults: Faults | None = None, *, workers: int = 2) -> RunningExtractor:
+                    faults: Faults | None = None, *, workers: int = 2, processes: int = 0) -> RunningExtractor:
     """Run an extractor on a daemon thread (LeadFlow's embedded mode, tests); port 0 picks one."""
     if not api_key:
         raise ValueError("api_key is required")
     config = ExtractorConfig(api_key=api_key, webhook_secret=webhook_secret, host=host, port=port,
-                             faults=faults or Faults(), workers=workers)
+                             faults=faults or Faults(), workers=workers, processes=processes)
     service, server = serve(config)
     # A short poll interval makes stop() prompt; an idle poll every 0.1 s costs nothing.
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},

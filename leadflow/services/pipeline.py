@@ -23,7 +23,7 @@ from leadflow.domain.events import ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
-from leadflow.extraction.client import MAX_BATCH, BatchUnsupported, ExtractionUnavailable, ServiceDown
+from leadflow.extraction.client import MAX_BATCH, BatchUnsupported, ExtractionUnavailable, ServiceBusy, ServiceDown
 from leadflow.models import AuditEntry, Document, ExtractionJob, new_id, utcnow
 from leadflow.ports import Ports
 from leadflow.services import transitions
@@ -38,6 +38,7 @@ class Outcome(StrEnum):
     FAILED = "FAILED"
     RETRY_SCHEDULED = "RETRY_SCHEDULED"
     WAITING_FOR_SERVICE = "WAITING_FOR_SERVICE"
+    WAITING_FOR_CAPACITY = "WAITING_FOR_CAPACITY"
     NOT_DUE = "NOT_DUE"
     WAITING_FOR_CREDITS = "WAITING_FOR_CREDITS"
     WAITING_FOR_ALLOWANCE = "WAITING_FOR_ALLOWANCE"
@@ -73,6 +74,11 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
     (accepted, EXTRACTING). The pre-check was taken where the bytes were (`check_file`, at the
     upload) and is read from the row; only a file stored before that was kept is read here,
     and storage is asked about the file only when no call proved it up in the last few seconds."""
+    if extraction_busy_for(ports) > 0:
+        # The reader said a moment ago that its queue is full: a claim now would be refused too.
+        # Asked before the document is read, as while it lasts every waiting document's
+        # message comes back to ask (the tenant and state checks happen when it is over).
+        return Outcome.WAITING_FOR_CAPACITY
     document = scoping.document_in_brokerage(session, document_id, brokerage_id)
     if document is None:
         if scoping.document_belongs_elsewhere(session, document_id, brokerage_id):
@@ -154,6 +160,13 @@ def known_down(ports: Ports) -> bool:
     return extraction_breaker is not None and extraction_breaker.is_down()
 
 
+def extraction_busy_for(ports: Ports) -> float:
+    """Seconds the extraction client still holds submissions back because the service said it
+    was full (0 for a client that cannot tell)."""
+    busy_for = getattr(ports.extraction, "busy_for", None)
+    return busy_for() if busy_for is not None else 0.0
+
+
 def wait_for_services_seconds(ports: Ports) -> float:
     """How long until a breaker that is open now may be probed."""
     waits = [breaker.for_ports(ports, "storage").retry_in()]
@@ -233,12 +246,12 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
             raise Unavailable("The document reader is not available just now; nothing changed. "
                               "Please try again in a few minutes.") from exc
         if isinstance(exc, ServiceDown):
-            # Nothing was tried: the reader is known to be down. No attempt is counted; the
-            # job (and its reservation) wait for the next claim.
+            # Nothing was tried: the reader is known to be down, or said its queue is full. No
+            # attempt is counted; the job (and its reservation) wait for the next claim.
             if transitions.apply(session, document_id, source, Status.PENDING, action="waiting_for_service",
                                  note=str(exc)):
                 outbox.commit(session)
-            return Outcome.WAITING_FOR_SERVICE
+            return Outcome.WAITING_FOR_CAPACITY if isinstance(exc, ServiceBusy) else Outcome.WAITING_FOR_SERVICE
         return _submission_failed(session, ports, job_id, document_id, source, str(exc))
 
     now = ports.clock.now()

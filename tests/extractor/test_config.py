@@ -9,6 +9,13 @@ from tests.extractor.conftest import SECRET
 def test_defaults_apply_when_only_the_required_settings_are_given():
     config = from_env({"EXTRACTION_API_KEY": "k", "EXTRACTION_WEBHOOK_SECRET": SECRET})
     assert (config.host, config.port, config.faults) == ("127.0.0.1", 5100, Faults())
+    assert (config.workers, config.processes) == (2, 2), "the standalone service reads on every core"
+
+
+def test_reading_processes_follow_the_threads_unless_set():
+    required = {"EXTRACTION_API_KEY": "k", "EXTRACTION_WEBHOOK_SECRET": SECRET}
+    assert from_env({**required, "EXTRACTOR_WORKERS": "3"}).processes == 3
+    assert from_env({**required, "EXTRACTOR_WORKERS": "3", "EXTRACTOR_PROCESSES": "0"}).processes == 0
 
 
 @pytest.mark.parametrize("env, words", [
@@ -16,6 +23,7 @@ def test_defaults_apply_when_only_the_required_settings_are_given():
     ({"EXTRACTION_API_KEY": "k"}, "EXTRACTION_WEBHOOK_SECRET"),
     ({"EXTRACTION_API_KEY": "k", "EXTRACTION_WEBHOOK_SECRET": "plain"}, "whsec_"),
     ({"EXTRACTION_API_KEY": "k", "EXTRACTION_WEBHOOK_SECRET": SECRET, "EXTRACTOR_PORT": "x"}, "integers"),
+    ({"EXTRACTION_API_KEY": "k", "EXTRACTION_WEBHOOK_SECRET": SECRET, "EXTRACTOR_PROCESSES": "-1"}, "0 .read"),
     ({"EXTRACTION_API_KEY": "k", "EXTRACTION_WEBHOOK_SECRET": SECRET, "EXTRACTOR_FAULTS": "drop=2"}, "outside"),
 ])
 def test_the_service_refuses_to_start_with_a_clear_message(env, words):

@@ -309,6 +309,58 @@ def test_the_client_submits_a_batch_and_reads_each_jobs_answer(receiver):
         running.stop()
 
 
+def test_a_full_queue_answers_busy_and_the_client_holds_back_without_counting_a_failure(
+        receiver, monkeypatch):
+    from leadflow import breaker
+    from leadflow.extraction.client import ExtractionClient, ServiceBusy
+    from leadflow.extractor import service as extractor_service
+    running = start_in_thread(API_KEY, SECRET)
+    monkeypatch.setattr(extractor_service, "MAX_BACKLOG", 0)  # every new job finds the queue full
+    sent = []
+
+    class Counting(requests.Session):
+        def request(self, method, url, *args, **kwargs):
+            sent.append(url)
+            return super().request(method, url, *args, **kwargs)
+
+    try:
+        _, response = submit(running, receiver, receiver.add("b.pdf", b"%PDF-"))
+        assert response.status_code == 503 and response.json()["error"]["code"] == "busy"
+        assert response.headers["Retry-After"] == "1"
+        client = ExtractionClient(running.url, API_KEY, breaker=breaker.Breaker("extraction", failures=1,
+                                                                                cooldown=5, fresh=3))
+        counting = Counting()
+        counting.headers.update(client._session.headers)
+        client._session = counting
+        job = {"job_id": "job_busy", "document_url": receiver.add("c.pdf", b"%PDF-"),
+               "callback_url": receiver.callback_url, "mode": "first"}
+        [answer] = client.submit_many([job])
+        assert isinstance(answer, ServiceBusy) and answer.seconds == 1.0
+        assert client.breaker.state == breaker.CLOSED, "a full queue is a working service, not an outage"
+        assert 0 < client.busy_for() <= 1.0
+        calls = len(sent)
+        with pytest.raises(ServiceBusy):
+            client.submit(**job)
+        assert len(sent) == calls, "within the Retry-After nothing is sent"
+    finally:
+        running.stop()
+
+
+def test_a_refusal_that_is_not_busy_stays_a_failed_submission(receiver):
+    from leadflow import breaker
+    from leadflow.extraction.client import ExtractionClient, ServiceBusy, ExtractionUnavailable
+    running = start_in_thread(API_KEY, SECRET, faults=Faults(fail_submit=1.0))
+    try:
+        client = ExtractionClient(running.url, API_KEY, breaker=breaker.Breaker("extraction", failures=3,
+                                                                                cooldown=5, fresh=3))
+        with pytest.raises(ExtractionUnavailable) as refused:
+            client.submit(job_id="job_x", document_url=receiver.add("x.pdf", b"%PDF-"),
+                          callback_url=receiver.callback_url, mode="first")
+        assert not isinstance(refused.value, ServiceBusy) and client.busy_for() == 0
+    finally:
+        running.stop()
+
+
 def test_the_client_learns_that_a_service_takes_jobs_one_by_one(receiver):
     import flask
     from werkzeug.serving import make_server
@@ -331,3 +383,26 @@ def test_the_client_learns_that_a_service_takes_jobs_one_by_one(receiver):
             client.submit_many([job])
     finally:
         server.shutdown()
+
+
+def test_reading_processes_read_as_the_threads_do_and_a_reader_that_dies_fails_only_its_job(receiver):
+    import os
+    import signal
+    statement = sample("bank-statements/synthetic_bank_statement_A1_02.pdf").read_bytes()
+    running = start_in_thread(API_KEY, SECRET, processes=1)
+    try:
+        body = run(running, receiver, "p1.pdf", statement)
+        assert body["type"] == "job.completed" and body["data"]["document_type"] == "bank_statement"
+        assert body["data"]["pages"] == 2
+        [reader] = running.service.readers._pool._processes.values()
+        assert reader.pid != os.getpid(), "read in another process"
+        os.kill(reader.pid, signal.SIGKILL)
+        body = run(running, receiver, "p2.pdf", statement)
+        assert body["type"] == "job.failed"
+        assert body["data"]["error"] == {"code": "internal_error", "message": "the process reading the document died",
+                                         "retryable": True}
+        # A fresh reader takes the next job.
+        body = run(running, receiver, "p3.pdf", statement)
+        assert body["type"] == "job.completed" and body["data"]["document_type"] == "bank_statement"
+    finally:
+        running.stop()

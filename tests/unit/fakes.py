@@ -20,7 +20,7 @@ from leadflow.breaker import Breaker
 from leadflow.domain import events as domain_events
 from leadflow.domain.lifecycle import Status
 from leadflow.extensions import db
-from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
+from leadflow.extraction.client import ExtractionUnavailable, ServiceBusy, ServiceDown
 from leadflow.models import (AuditEntry, Brokerage, CreditWallet, Document, DocumentStatusCount, DocumentVersion,
                              ExtractionJob, User, Workspace, WorkspaceMember, new_id)
 from leadflow.ports import Ports
@@ -105,22 +105,31 @@ def _missing(key):
 
 
 class FakeExtraction:
-    """Records submissions; `down` refuses them (after failures enough, the breaker knows)."""
+    """Records submissions; `down` refuses them (after failures enough, the breaker knows);
+    `busy` answers that the queue is full, after which `busy_for` holds submissions back."""
 
     def __init__(self, settings=SETTINGS):
         self.submitted: list[dict] = []
         self.answers: dict[str, dict] = {}
         self.asked: list[str] = []
         self.down = False
+        self.busy = False
+        self.held_back_seconds = 0.0
         self.breaker = Breaker("extraction", failures=settings["BREAKER_FAILURES"],
                                cooldown=settings["BREAKER_COOLDOWN_SECONDS"])
 
     def healthy(self) -> bool:
         return not self.down
 
+    def busy_for(self) -> float:
+        return self.held_back_seconds
+
     def submit(self, *, job_id, document_url, callback_url, mode, output_spec=None):
         if self.breaker.is_down():
             raise ServiceDown("extraction service known down (fake)")
+        if self.busy:
+            self.held_back_seconds = 1.0
+            raise ServiceBusy("extraction service busy (fake)", 1.0)
         if self.down:
             self.breaker.failed()
             raise ExtractionUnavailable("connection refused (fake)")

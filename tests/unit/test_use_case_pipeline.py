@@ -192,6 +192,25 @@ def test_once_the_reader_is_known_down_documents_wait_without_spending_an_attemp
     assert pipeline.wait_for_services_seconds(world.ports) > 0
 
 
+def test_a_reader_whose_queue_is_full_costs_no_attempt_and_holds_back_the_next_claims(world):
+    world.extraction.busy = True
+    refused = world.document()
+    assert verify(world, refused) == Outcome.WAITING_FOR_CAPACITY
+    document = world.get(refused)
+    assert document.status == Status.PENDING and world.audit(refused) == ["claimed", "waiting_for_service"]
+    assert world.job(document.current_job_id).submit_attempts == 0, "a full queue is not a failed submission"
+    assert not pipeline.known_down(world.ports), "a busy reader is up: its breaker stays closed"
+    # While the client holds submissions back, a document is not even claimed.
+    waiting = world.document()
+    assert verify(world, waiting) == Outcome.WAITING_FOR_CAPACITY
+    assert world.get(waiting).status == Status.PENDING and world.audit(waiting) == []
+    # Room again: the refused document's job (and its reservation) are the ones submitted.
+    world.extraction.busy, world.extraction.held_back_seconds = False, 0.0
+    assert verify(world, refused) == Outcome.SUBMITTED
+    [submitted] = world.extraction.submitted
+    assert submitted["job_id"] == document.current_job_id and world.wallet().reserved == 1
+
+
 def test_storage_down_while_checking_hands_the_claim_back_and_counts_toward_its_breaker(world):
     document_id = world.document(prechecked=False)
     world.storage.down = True
