@@ -202,6 +202,9 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
                               created_at=now))
     outbox.record(session, DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
     outbox.record(session, VerificationRequested(document_id, brokerage_id))
+    # Its row is written (the flush above) and every field was set here: detached, it keeps
+    # them through the commit, so the answer is built without reading the row back.
+    session.expunge(document)
     outbox.commit(session)
     return document
 
@@ -212,10 +215,10 @@ def _workspace_for_upload(session: Session, user: User, workspace_id) -> Workspa
             raise InvalidInput("A platform admin must name the workspace to upload into.")
         if user.role == Role.CLIENT:
             # A client with one case uploads into it without having to say so.
-            ids = list(session.scalars(select(WorkspaceMember.workspace_id)
-                                          .where(WorkspaceMember.user_id == user.id).limit(2)))
-            if len(ids) == 1:
-                return session.get(Workspace, ids[0])
+            cases = list(session.scalars(select(Workspace).join(WorkspaceMember)
+                                         .where(WorkspaceMember.user_id == user.id).limit(2)))
+            if len(cases) == 1:
+                return cases[0]
         return None
     if isinstance(workspace_id, str) and re.fullmatch(r"\s*\d{1,12}\s*", workspace_id):
         workspace_id = int(workspace_id)

@@ -55,8 +55,8 @@ def bearer_user() -> User | None:
         user = None
         if header.startswith("Bearer "):
             token = header[len("Bearer "):].strip()
-            row = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
-            user = db.session.get(User, row.user_id) if row is not None else None
+            user = db.session.scalar(select(User).join(ApiToken, ApiToken.user_id == User.id)
+                                     .where(ApiToken.token_hash == hash_token(token)))
         g.bearer_user = user
     return g.bearer_user
 
