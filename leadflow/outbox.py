@@ -42,7 +42,12 @@ def rollback(session: Session | None = None) -> None:
 
 
 def dispatch_committed(session: Session | None = None) -> None:
-    events = (session if session is not None else db.session).info.pop(_COMMITTED, [])
+    dispatch((session if session is not None else db.session).info.pop(_COMMITTED, []))
+
+
+def dispatch(events) -> None:
+    """Hand events to their handlers now. Only for what is durable already: the committed
+    events of a session, or those of a statement that committed on its own (autocommit)."""
     for event in events:
         for handler in list(_handlers.get(type(event), [])):
             try:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import Connection, bindparam, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -99,13 +99,16 @@ def check(settings, headers, body: bytes) -> Delivery:
 
 
 def record_all(session: Session, deliveries: Sequence[Delivery]) -> list[Receipt]:
-    """Record checked deliveries in one statement and one commit, and nudge the worker about
+    """Record checked deliveries in one statement that commits as it runs, and nudge the worker about
     the new ones after it; a receipt per delivery, in order, once the commit is done.
 
     The webhook-id recorded already (a replay, or the same delivery at the same moment): the
     unique key decides, not a prior read, and the insert inserts nothing for it; no error, no
     rollback. The same id twice in one call is one new delivery and then a duplicate."""
-    new = _record_many(session, deliveries)
+    # One statement is its own transaction: on a connection of its own in autocommit, it
+    # commits as it runs, without the BEGIN and COMMIT round trips a session transaction adds.
+    with session.get_bind().connect() as connection:
+        new = _record_many(connection.execution_options(isolation_level="AUTOCOMMIT"), deliveries)
     receipts, fresh = [], []
     for delivery in deliveries:
         first = delivery.id in new
@@ -115,10 +118,8 @@ def record_all(session: Session, deliveries: Sequence[Delivery]) -> list[Receipt
         receipts.append(Receipt(delivery.id, duplicate=not first))
     # A nudge per batch the worker applies in one transaction: fewer messages than deliveries,
     # and batches that several worker threads can take at once.
-    for start in range(0, len(fresh), BATCH_SIZE):
-        batch = fresh[start:start + BATCH_SIZE]
-        outbox.record(session, DeliveryReceived(batch[0], tuple(batch[1:])))
-    outbox.commit(session)
+    outbox.dispatch([DeliveryReceived(batch[0], tuple(batch[1:]))
+                     for batch in (fresh[start:start + BATCH_SIZE] for start in range(0, len(fresh), BATCH_SIZE))])
     return receipts
 
 
@@ -459,7 +460,7 @@ def _record(session: Session, delivery_id: str, job_id: str | None, payload: dic
     return bool(_record_many(session, [Delivery(delivery_id, job_id, payload)]))
 
 
-def _record_many(session: Session, deliveries: Sequence[Delivery]) -> set[str]:
+def _record_many(session: Session | Connection, deliveries: Sequence[Delivery]) -> set[str]:
     """Insert the deliveries (and so their status log entries) whose ids are not recorded
     already, in one statement; the ids of the rows that are new.
 
@@ -473,7 +474,7 @@ def _record_many(session: Session, deliveries: Sequence[Delivery]) -> set[str]:
             rows.append(delivery)
     if not rows:
         return set()
-    connection = session.connection()
+    connection = session if isinstance(session, Connection) else session.connection()
     statement = _RECORD.get(connection.dialect.name)
     if statement is None:
         statement = _RECORD[connection.dialect.name] = _record_statement(connection.dialect.name)
