@@ -54,6 +54,28 @@ def close_reservation(event: ReservationDue) -> None:
         raise
 
 
+def close_reservations(events: list[ReservationDue]) -> None:
+    """Close the reservations of the jobs one commit finished, together: the settlements in one
+    update and each wallet moved once (`billing.settle_many`), the releases beside them, one
+    commit. A reservation that expired is released instead of settled. Should that fail, each
+    is closed on its own, so that one job's problem holds back no other."""
+    settling = {event.job_id: event.pages for event in events if event.pages is not None}
+    try:
+        settled = billing.settle_many(db.session, settling)
+        for event in events:
+            if event.job_id not in settled and billing.release(db.session, event.job_id) and event.pages is not None:
+                log.warning("released instead of settling: the reservation of job %s expired", event.job_id)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        log.warning("closing %d reservations together failed; closing each on its own", len(events), exc_info=True)
+        for event in events:
+            try:
+                close_reservation(event)
+            except Exception:  # the reservations sweep closes what is still open
+                log.exception("could not close the reservation of job %s", event.job_id)
+
+
 def mail_rejection(event: DocumentStatusChanged) -> None:
     """A REJECTED document's client is told by email, from the mail queue: the pipeline only enqueues."""
     if event.status == Status.REJECTED:
@@ -68,6 +90,6 @@ def register() -> None:
     outbox.on(DocumentStatusChanged, publish_status)
     outbox.on(VerificationRequested, enqueue_verification)
     outbox.on(DeliveryReceived, enqueue_delivery)
-    outbox.on(ReservationDue, close_reservation)
+    outbox.on_all(ReservationDue, close_reservations)
     outbox.on(DocumentStatusChanged, mail_rejection)
     outbox.on(notifications.MailComposed, queue_mail)

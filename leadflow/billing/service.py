@@ -146,6 +146,47 @@ def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement 
     reservation_id, reserved, brokerage_id = claimed
     within = min(pages_used, reserved)
     _move(session, brokerage_id, reserved=-reserved, balance=reserved - within, settled=within)
+    return _charge_beyond(session, job_id, reservation_id, brokerage_id, reserved, pages_used)
+
+
+def settle_many(session: Session, pages_by_job: dict[str, int]) -> dict[str, ledger.Settlement]:
+    """Settle several finished jobs at once, as `settle` does each: one update closes the open,
+    unexpired reservations among them, and each brokerage's wallet moves once, brokerages in
+    one order (two batches never wait on each other's wallets crosswise). Pages beyond a
+    reservation are charged job by job. The answer names the jobs settled here; one left out had
+    nothing open, or its reservation expired (the caller releases it). The caller commits."""
+    if any(pages < 0 for pages in pages_by_job.values()):
+        raise ledger.LedgerError("used pages cannot be negative")
+    if not pages_by_job:
+        return {}
+    now = utcnow()
+    used = case(pages_by_job, value=CreditReservation.job_id)
+    closed = session.execute(
+        update(CreditReservation)
+        .where(CreditReservation.job_id.in_(list(pages_by_job)), CreditReservation.status == "open",
+               CreditReservation.expires_at > now)
+        .values(status="settled", closed_at=now,
+                pages_charged=case((CreditReservation.pages < used, CreditReservation.pages), else_=used))
+        .returning(CreditReservation.id, CreditReservation.job_id, CreditReservation.pages,
+                   CreditReservation.brokerage_id)
+        .execution_options(synchronize_session=False)).all()
+    moves: dict[int, list[int]] = {}
+    for row in closed:
+        within = min(pages_by_job[row.job_id], row.pages)
+        move = moves.setdefault(row.brokerage_id, [0, 0, 0])
+        move[0], move[1], move[2] = move[0] - row.pages, move[1] + row.pages - within, move[2] + within
+    for brokerage_id in sorted(moves):
+        reserved, balance, settled = moves[brokerage_id]
+        _move(session, brokerage_id, reserved=reserved, balance=balance, settled=settled)
+    return {row.job_id: _charge_beyond(session, row.job_id, row.id, row.brokerage_id, row.pages,
+                                       pages_by_job[row.job_id]) for row in closed}
+
+
+def _charge_beyond(session: Session, job_id: str, reservation_id: int, brokerage_id: int, reserved: int,
+                   pages_used: int) -> ledger.Settlement:
+    """The settlement of a closed reservation whose reserved pages have moved already: pages
+    used beyond it are charged from the balance as far as it covers them, the rest recorded."""
+    within = min(pages_used, reserved)
     extra = pages_used - within
     extra_charged = 0
     if extra:

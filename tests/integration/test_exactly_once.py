@@ -160,7 +160,8 @@ def test_a_settlement_that_fails_after_the_status_commit_is_settled_by_the_sweep
     def settlement_down(*args):
         raise RuntimeError("billing database hiccup")
 
-    monkeypatch.setattr(billing, "settle", settlement_down)
+    monkeypatch.setattr(billing, "settle_many", settlement_down)   # together,
+    monkeypatch.setattr(billing, "settle", settlement_down)        # and then one by one
     post_callback(world, app, completed(job_id, pages=1))
     live.drain()
     assert stored(app, document_id).status == "VERIFIED", "the document is finished all the same"

@@ -79,6 +79,15 @@ def test_fifty_threads_reserving_settling_and_releasing_leave_the_ledger_balance
             first, second = own_jobs[t]
             shared = shared_jobs[t % SHARED_JOBS]
             steps = [("settle", first), ("release", second), ("settle" if t % 5 else "release", shared)]
+            if t % 2 == 0:
+                # Half the threads settle their own job and the shared one together, as the
+                # worker settles a batch's jobs (`settle_many`), racing the others' one by one.
+                together = {job: used[job] for verb, job in steps if verb == "settle"}
+                for job, result in transaction(lambda: billing.settle_many(db.session, together)).items():
+                    with lock:
+                        charged.append(result.charged)
+                        closes[job] += 1
+                steps = [(verb, job) for verb, job in steps if verb == "release"]
             for verb, job in steps:
                 if verb == "settle":
                     result = transaction(lambda: billing.settle(db.session, job, used[job]))

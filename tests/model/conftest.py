@@ -95,16 +95,19 @@ def _build(url, instance, mp) -> harness.World:
         db.session.remove()
 
     # Crash right after a commit: the model can make the after-commit handlers of chosen event
-    # types do nothing for one step (the process died before it enqueued or settled).
-    def guarded(event_type, handler):
-        def run(event):
+    # types do nothing for one step (the process died before it enqueued or settled). Handlers
+    # of one event and of all a commit's events of a type alike.
+    def guarded(event_type, handler, together=False):
+        def run(event_or_events):
             if event_type in world.lost_events:
-                world.lost.append(event)
+                world.lost.extend(event_or_events) if together else world.lost.append(event_or_events)
                 return
-            handler(event)
+            handler(event_or_events)
         run.__name__ = f"model_guarded_{getattr(handler, '__name__', 'handler')}"
         return run
 
     for event_type in (VerificationRequested, DeliveryReceived, ReservationDue):
-        mp.setitem(outbox._handlers, event_type, [guarded(event_type, h) for h in outbox._handlers[event_type]])
+        for registry, together in ((outbox._handlers, False), (outbox._together, True)):
+            if registry.get(event_type):
+                mp.setitem(registry, event_type, [guarded(event_type, h, together) for h in registry[event_type]])
     return world

@@ -236,6 +236,7 @@ class Events:
 def capture_events(monkeypatch) -> Events:
     """Replace the outbox's handlers (the app's effects) with a recorder, for one test."""
     monkeypatch.setattr(outbox, "_handlers", defaultdict(list))
+    monkeypatch.setattr(outbox, "_together", defaultdict(list))
     recorder = Events()
     for kind in (domain_events.DocumentStatusChanged, domain_events.VerificationRequested,
                  domain_events.DeliveryReceived, domain_events.ReservationDue):
