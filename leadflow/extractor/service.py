@@ -2,6 +2,7 @@
 import hmac
 import logging
 import multiprocessing
+import os
 import re
 import threading
 import time
@@ -287,7 +288,8 @@ class ReaderProcesses:
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   max_tasks_per_child=self.DOCUMENTS_PER_PROCESS)
+                                   max_tasks_per_child=self.DOCUMENTS_PER_PROCESS,
+                                   initializer=_leave_with, initargs=(os.getpid(),))
 
     def extract(self, data: bytes, mode: str, output_spec: dict | None) -> dict:
         pool = self._pool
@@ -301,6 +303,21 @@ class ReaderProcesses:
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _leave_with(service_pid: int) -> None:
+    """In a reading process: exit once the service that started it is gone. A service killed
+    outright (SIGKILL, out of memory) cannot stop its pool, and a reader waiting for work would
+    wait for ever (it holds its queue's writing end too, so it never reads an end of file)."""
+    def watch():
+        while os.getppid() == service_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="reader-leaves-with-service", daemon=True).start()
+
+
+PARENT_CHECK_SECONDS = 1.0
 
 
 def error(status: int, code: str, message: str):

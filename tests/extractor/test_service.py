@@ -406,3 +406,51 @@ def test_reading_processes_read_as_the_threads_do_and_a_reader_that_dies_fails_o
         assert body["type"] == "job.completed" and body["data"]["document_type"] == "bank_statement"
     finally:
         running.stop()
+
+
+def test_the_standalone_service_killed_outright_leaves_no_reading_process_behind(receiver, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import types
+    from tests.plugins.live import free_port, wait_until
+    port = free_port()
+    env = {**os.environ, "EXTRACTION_API_KEY": API_KEY, "EXTRACTION_WEBHOOK_SECRET": SECRET,
+           "EXTRACTOR_PORT": str(port), "EXTRACTOR_PROCESSES": "1"}
+    service = subprocess.Popen([sys.executable, "-m", "leadflow.extractor"], env=env, stdout=subprocess.DEVNULL,
+                               stderr=(tmp_path / "extractor.log").open("w"))
+    try:
+        url = f"http://127.0.0.1:{port}"
+
+        def up():
+            try:
+                return requests.get(f"{url}/health", timeout=1).status_code == 200
+            except requests.RequestException:
+                return False
+
+        wait_until(up, timeout=30, message="the extractor to answer")
+        running = types.SimpleNamespace(url=url)  # what `run` needs of a running extractor
+        statement = sample("bank-statements/synthetic_bank_statement_A1_02.pdf").read_bytes()
+        assert run(running, receiver, "k.pdf", statement)["type"] == "job.completed"
+        readers = [int(pid) for pid in subprocess.run(["pgrep", "-P", str(service.pid)], capture_output=True,
+                                                      text=True).stdout.split()]
+        assert readers, "the job was read in a process of the service's"
+        os.kill(service.pid, signal.SIGKILL)
+        service.wait(timeout=10)
+
+        def gone():
+            return not any(os.path.exists(f"/proc/{pid}") and _running(pid) for pid in readers)
+
+        wait_until(gone, timeout=15, message="the reading processes to leave with the service")
+    finally:
+        if service.poll() is None:
+            service.kill()
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"  # a zombie has left
+    except OSError:
+        return False
