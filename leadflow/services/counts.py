@@ -3,29 +3,28 @@
 A brokerage's count rows are hot: every status write of its documents moves them, and an
 upsert holds the row locked until its transaction commits. So a transaction's moves are added
 up and written as one upsert just before it commits (`before_commit`), holding those locks for
-the commit only; a rollback forgets them. Inside a savepoint a move is written at once, so that
-rolling the savepoint back takes it back too.
+the commit only; a rollback forgets them. A move inside a savepoint (a worker applies each
+delivery of a batch under one) is kept with that savepoint: rolling it back forgets the move,
+releasing it keeps the move for the commit, so a batch writes its counts once too.
 """
 from collections import Counter
 
 from sqlalchemy import delete, event, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, scoped_session
 
 from leadflow.models import Document, DocumentStatusCount
 
+# The moves not written yet, per savepoint they were made in (None: outside any savepoint).
 _DELTAS = "leadflow_status_count_deltas"
-# How many savepoints are open (kept here: a scoped session does not say).
-_SAVEPOINTS = "leadflow_open_savepoints"
 
 
 def bump(session: Session, brokerage_id: int, changes: dict[str, int]) -> None:
-    """Add each delta to its status's count when the transaction commits (at once inside a
-    savepoint). Rows in sorted order, so two transactions touching the same rows lock them in
-    the same order and cannot deadlock."""
-    if session.info.get(_SAVEPOINTS):
-        _write(session, Counter({(brokerage_id, status): delta for status, delta in changes.items()}))
-        return
-    deltas = session.info.setdefault(_DELTAS, Counter())
+    """Add each delta to its status's count when the transaction commits, unless the savepoint
+    it was made in is rolled back first. Rows in sorted order, so two transactions touching the
+    same rows lock them in the same order and cannot deadlock."""
+    own = session() if isinstance(session, scoped_session) else session  # the request's own session
+    savepoint = own.get_nested_transaction()
+    deltas = session.info.setdefault(_DELTAS, {}).setdefault(savepoint, Counter())
     for status, delta in changes.items():
         deltas[(brokerage_id, status)] += delta
 
@@ -73,25 +72,36 @@ _UPSERT: dict = {}
 
 @event.listens_for(Session, "before_commit")
 def _write_before_commit(session: Session) -> None:
-    deltas = session.info.pop(_DELTAS, None)
-    if deltas:
+    if session.in_nested_transaction():
+        return  # a savepoint released: its moves wait for the transaction's commit
+    # Moves of savepoints still here were released into this transaction (rolled-back ones left).
+    by_savepoint = session.info.pop(_DELTAS, None)
+    if by_savepoint:
+        deltas = Counter()
+        for moves in by_savepoint.values():
+            deltas.update(moves)  # update adds negative deltas too (`+` would drop them)
         _write(session, deltas)
 
 
-@event.listens_for(Session, "after_transaction_create")
-def _savepoint_opened(session: Session, transaction) -> None:
-    if transaction.nested:
-        session.info[_SAVEPOINTS] = session.info.get(_SAVEPOINTS, 0) + 1
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_rolled_back(session: Session, previous_transaction) -> None:
+    """A savepoint rolled back takes its moves with it, and those of savepoints inside it."""
+    if not previous_transaction.nested:
+        return
+    by_savepoint = session.info.get(_DELTAS)
+    for savepoint in list(by_savepoint or ()):
+        inside = savepoint
+        while inside is not None and inside is not previous_transaction:
+            inside = inside.parent
+        if inside is not None:
+            del by_savepoint[savepoint]
 
 
 @event.listens_for(Session, "after_transaction_end")
 def _forget_at_end(session: Session, transaction) -> None:
-    if transaction.nested:
-        session.info[_SAVEPOINTS] = max(session.info.get(_SAVEPOINTS, 0) - 1, 0)
-    elif transaction.parent is None:
+    if transaction.parent is None:
         # The outermost transaction ended without its commit writing them (a rollback, a close).
         session.info.pop(_DELTAS, None)
-        session.info.pop(_SAVEPOINTS, None)
 
 
 def _insert(session: Session):

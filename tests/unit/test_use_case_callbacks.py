@@ -260,7 +260,21 @@ def test_a_nudge_applies_its_delivery_and_those_waiting_in_one_transaction(world
     for n, (_, job_id) in enumerate(jobs):
         delivered(world, completed(job_id), f"msg_{n}")
     delivered(world, completed("no-such-job"), "msg_unknown")
-    outcomes = callbacks.process_batch(world.session, world.ports, "msg_1")
+    count_writes = []
+    engine = world.session.get_bind()
+
+    def seen(_conn, _cursor, statement, *_args):
+        if statement.startswith("INSERT INTO document_status_counts"):
+            count_writes.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        outcomes = callbacks.process_batch(world.session, world.ports, "msg_1")
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert len(count_writes) == 1, "the batch's status moves are counted in one write at its commit"
+    assert not world.count(Status.EXTRACTING)
+    assert world.count(Status.VERIFIED) == 3
     assert outcomes == {"msg_1": "applied: VERIFIED", "msg_0": "applied: VERIFIED", "msg_2": "applied: VERIFIED",
                         "msg_unknown": "ignored: unknown job"}
     assert [world.get(document_id).status for document_id, _ in jobs] == [Status.VERIFIED] * 3
