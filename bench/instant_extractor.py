@@ -49,8 +49,10 @@ class MemoisedPipeline:
 def main() -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        # Each distinct file is read once: reading processes would only cost their start.
-        config = dataclasses.replace(from_env(), processes=0)
+        config = from_env()
+        if hasattr(config, "processes"):  # (an older revision run with --source reads on its threads)
+            # Each distinct file is read once: reading processes would only cost their start.
+            config = dataclasses.replace(config, processes=0)
     except ConfigError as exc:
         print(f"bench.instant_extractor: refusing to start: {exc}", file=sys.stderr)
         return 2
