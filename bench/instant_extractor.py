@@ -30,13 +30,15 @@ class MemoisedPipeline:
         self._lock = threading.Lock()
 
     def run(self, fetch, document_url: str, mode: str, output_spec: dict | None, *,
-            extractor=pipeline.extract) -> tuple[str, dict]:
+            extractor=None) -> tuple[str, dict]:
         data = fetch(document_url)
         key = (hashlib.sha256(data).hexdigest(), mode, json.dumps(output_spec, sort_keys=True))
         with self._lock:
             known = self._results.get(key)
         if known is None:
-            known = pipeline.run(lambda _url: data, document_url, mode, output_spec, extractor=extractor)
+            # (An older revision run with --source knows no `extractor`.)
+            known = pipeline.run(lambda _url: data, document_url, mode, output_spec,
+                                 **({"extractor": extractor} if extractor else {}))
             with self._lock:
                 self._results[key] = known
         callback_type, result = known
