@@ -4,6 +4,7 @@ Every call goes through the app's "extraction" breaker (leadflow.breaker): failu
 and while it is open the client answers ServiceDown without calling the service.
 """
 import logging
+import math
 import time
 
 import requests
@@ -94,9 +95,10 @@ class ExtractionClient:
         """The service answered that it is full: it is up (the breaker hears a success) and
         took nothing; hold submissions back for its Retry-After or BUSY_SECONDS."""
         try:
-            seconds = min(max(float(retry_after), 0.1), MAX_BUSY_SECONDS) if retry_after else BUSY_SECONDS
-        except ValueError:
-            seconds = BUSY_SECONDS
+            asked = float(retry_after) if retry_after else BUSY_SECONDS
+        except ValueError:  # an HTTP date, or nonsense
+            asked = BUSY_SECONDS
+        seconds = min(max(asked, 0.1), MAX_BUSY_SECONDS) if math.isfinite(asked) else BUSY_SECONDS
         self._busy_until = max(self._busy_until, time.monotonic() + seconds)
         self.breaker.succeeded()
         return ServiceBusy(f"extraction service busy; retry in {seconds:g}s", seconds)

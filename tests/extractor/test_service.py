@@ -346,6 +346,16 @@ def test_a_full_queue_answers_busy_and_the_client_holds_back_without_counting_a_
         running.stop()
 
 
+@pytest.mark.parametrize("retry_after, seconds", [("2", 2.0), (None, 1.0), ("100", 30.0), ("-5", 0.1),
+                                                  ("nan", 1.0), ("inf", 1.0), ("Wed, 21 Oct 2015 07:28:00 GMT", 1.0)])
+def test_a_busy_answer_holds_submissions_back_for_its_retry_after_within_bounds(retry_after, seconds):
+    from leadflow import breaker
+    from leadflow.extraction.client import ExtractionClient
+    client = ExtractionClient("http://127.0.0.1:9", API_KEY, breaker=breaker.Breaker("extraction"))
+    assert client._busy(retry_after).seconds == seconds
+    assert 0 < client.busy_for() <= seconds
+
+
 def test_a_refusal_that_is_not_busy_stays_a_failed_submission(receiver):
     from leadflow import breaker
     from leadflow.extraction.client import ExtractionClient, ServiceBusy, ExtractionUnavailable
