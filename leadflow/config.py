@@ -108,6 +108,9 @@ def load() -> dict:
         # A verify-document message claims, reserves and submits up to this many due documents
         # of its brokerage together (its own and others waiting); 1: each its own.
         "CLAIM_BATCH_SIZE": _int("CLAIM_BATCH_SIZE", 20),
+        # A callback receipt that finds no write under way waits this long for others to share
+        # its insert (0: writes at once).
+        "CALLBACK_GATHER_MS": _int("CALLBACK_GATHER_MS", 2),
         "RECONCILIATION_INTERVAL_MS": _int("RECONCILIATION_INTERVAL_MS", 60_000),
         "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),
         "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", 10 * 60_000),

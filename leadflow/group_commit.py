@@ -4,8 +4,9 @@ A request hands its item to `GroupCommit.submit` and waits. One of the waiting r
 leader, takes every item waiting, writes them with one call of `write` (one statement, one
 commit) inside its own request, hands each request its result, and names the next leader if
 more items arrived meanwhile. Those arrived while a commit was in flight: under load a write
-carries as many items as requests were waiting, and alone a request writes at once, without
-waiting for company.
+carries as many items as requests were waiting. A leader that found nobody writing waits
+`gather_seconds` first (0: writes at once), so that requests arriving just after it share its
+write too.
 
 There is no thread of its own: the leader is a request, so `write` runs in that request's app
 context with its session. Waiting uses `threading`'s lock and events, so the same code serves
@@ -13,16 +14,20 @@ real threads (the development server) and greenlets (gunicorn's gevent workers, 
 `threading` before the app is imported).
 """
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 
 class GroupCommit:
     """One per process and kind of write (see `submit`)."""
 
-    def __init__(self, write: Callable[[Sequence], Sequence], max_items: int = 64):
+    def __init__(self, write: Callable[[Sequence], Sequence], max_items: int = 64, gather_seconds: float = 0.0):
         # write(items) -> one result per item, in order; runs in the leader's request.
         self._write = write
         self._max_items = max_items
+        # A leader that found nobody writing waits this long for company before it writes
+        # (PostgreSQL's commit_delay, for the same reason); a named successor has company.
+        self._gather = gather_seconds
         self._lock = threading.Lock()
         self._waiting: list[_Entry] = []
         # A leader is writing, or has been named and is waking up: a newcomer waits.
@@ -38,6 +43,8 @@ class GroupCommit:
             self._busy = True
         if not entry.lead:
             entry.woken.wait()
+        elif self._gather:
+            time.sleep(self._gather)
         if entry.lead:
             self._lead(entry)
         if entry.error is not None:

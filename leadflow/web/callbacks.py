@@ -25,7 +25,8 @@ def _record_together(deliveries):
 
 @bp.record_once
 def _receipts(state) -> None:
-    state.app.extensions[RECEIPTS] = GroupCommit(_record_together)
+    state.app.extensions[RECEIPTS] = GroupCommit(
+        _record_together, gather_seconds=state.app.config["CALLBACK_GATHER_MS"] / 1000)
 
 
 @bp.post("/callbacks")

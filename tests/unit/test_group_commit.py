@@ -156,3 +156,29 @@ def test_many_threads_at_once_each_get_their_own_result(max_items):
     for t in threads:
         t.join(timeout=30)
     assert results == {n: n * 2 for n in range(50)}
+
+
+def test_a_leader_that_found_nobody_writing_gathers_those_arriving_in_its_window(monkeypatch):
+    from leadflow import group_commit
+    writes = Writes()
+    group = GroupCommit(writes, gather_seconds=0.002)
+    window_open = threading.Event()
+    window_close = threading.Event()
+
+    class Window:  # the leader's wait, held open until the others have joined
+        @staticmethod
+        def sleep(seconds):
+            assert seconds == 0.002
+            window_open.set()
+            assert window_close.wait(timeout=30)
+
+    monkeypatch.setattr(group_commit, "time", Window)
+    leader, results = submit_in_threads(group, ["a"])
+    assert window_open.wait(timeout=10)
+    others, more = submit_in_threads(group, ["b", "c"])
+    until(lambda: len(group._waiting) == 3)
+    window_close.set()
+    for t in leader + others:
+        t.join(timeout=10)
+    assert writes.calls == [["a", "b", "c"]], "one write for the leader and those that came in its window"
+    assert {**results, **more} == {"a": "written a", "b": "written b", "c": "written c"}
