@@ -25,8 +25,9 @@ def _record_together(deliveries):
 
 @bp.record_once
 def _receipts(state) -> None:
+    # An app made without LeadFlow's settings (the routes alone) writes at once.
     state.app.extensions[RECEIPTS] = GroupCommit(
-        _record_together, gather_seconds=state.app.config["CALLBACK_GATHER_MS"] / 1000)
+        _record_together, gather_seconds=state.app.config.get("CALLBACK_GATHER_MS", 0) / 1000)
 
 
 @bp.post("/callbacks")
