@@ -61,6 +61,10 @@ def sample_pdfs() -> list[tuple[Path, str]]:
     return found
 
 
+def _stop_on_sigterm(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -115,6 +119,10 @@ class Stack:
     # -- lifecycle -------------------------------------------------------------------------
 
     def __enter__(self) -> "Stack":
+        if threading.current_thread() is threading.main_thread():
+            # `timeout` and CI stop a run with SIGTERM; as an exception it takes the stack down
+            # too, instead of leaving its servers running.
+            signal.signal(signal.SIGTERM, _stop_on_sigterm)
         try:
             self._up()
         except BaseException:
