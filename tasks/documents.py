@@ -39,15 +39,19 @@ def verify_document(document_id: str, brokerage_id: int, waits: int = 0):
     outcome = pipeline.verify_document(db.session, ports, str(document_id), int(brokerage_id))
     log.info("verify-document %s: %s", document_id, outcome.value)
     if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
-        seconds = min(max(pipeline.wait_for_services_seconds(ports), 1.0) * 2 ** min(int(waits), 8),
-                      MAX_SERVICE_WAIT_SECONDS) * random.uniform(1.0, 1.2)
+        seconds = _doubling(pipeline.wait_for_services_seconds(ports), waits, MAX_SERVICE_WAIT_SECONDS, spread=1.2)
     elif outcome == pipeline.Outcome.WAITING_FOR_CAPACITY:
-        seconds = min(max(pipeline.extraction_busy_for(ports), 1.0) * 2 ** min(int(waits), 8),
-                      MAX_CAPACITY_WAIT_SECONDS) * random.uniform(1.0, 1.5)
+        seconds = _doubling(pipeline.extraction_busy_for(ports), waits, MAX_CAPACITY_WAIT_SECONDS, spread=1.5)
     else:
         return
     ports.jobs.send("verify-document", str(document_id), int(brokerage_id), int(waits) + 1,
                     dedup_key=jobs.verification_key(str(document_id)), delay_ms=int(seconds * 1000))
+
+
+def _doubling(first: float, waits: int, most: float, *, spread: float) -> float:
+    """The wait before the next try: `first` (at least a second), doubled per wait so far, at
+    most `most`, stretched by up to `spread` so that waiting documents do not return together."""
+    return min(max(first, 1.0) * 2 ** min(int(waits), 8), most) * random.uniform(1.0, spread)
 
 
 @_actor("verification-retries-exhausted", max_retries=5)

@@ -85,12 +85,6 @@ class ExtractionClient:
         """Seconds this process still holds submissions back after the service said it is full."""
         return max(self._busy_until - time.monotonic(), 0.0)
 
-    def _refuse_if_known_unavailable(self) -> None:
-        if self.base_url and self.breaker.is_down():
-            raise ServiceDown(f"extraction service known down; next probe in {self.breaker.retry_in():.0f}s")
-        if self.busy_for() > 0:
-            raise ServiceBusy("extraction service busy; not tried", self.busy_for())
-
     def _busy(self, retry_after: str | None) -> ServiceBusy:
         """The service answered that it is full: it is up (the breaker hears a success) and
         took nothing; hold submissions back for its Retry-After or BUSY_SECONDS."""
@@ -106,20 +100,8 @@ class ExtractionClient:
     def submit(self, *, job_id: str, document_url: str, callback_url: str, mode: str,
                output_spec: dict | None = None) -> None:
         """Hand a job to the service; returns when it answered 202, else raises."""
-        self._refuse_if_known_unavailable()
-        if not self.healthy():
-            raise ExtractionUnavailable("extraction service health check failed")
-        body = {"job_id": job_id, "document_url": document_url, "callback_url": callback_url,
-                "mode": mode, "output_spec": output_spec}
-        try:
-            response = self._session.post(f"{self.base_url}/jobs", json=body, timeout=self.timeout)
-        except requests.RequestException as exc:
-            self.breaker.failed()
-            raise ExtractionUnavailable(f"submission failed: {type(exc).__name__}") from exc
-        if response.status_code == 503 and _error_code(response) == "busy":
-            raise self._busy(response.headers.get("Retry-After"))
-        if response.status_code >= 500:
-            self.breaker.failed()
+        response = self._post("/jobs", {"job_id": job_id, "document_url": document_url,
+                                        "callback_url": callback_url, "mode": mode, "output_spec": output_spec})
         if response.status_code != 202:
             raise ExtractionUnavailable(f"submission answered {response.status_code}")
         self.breaker.succeeded()
@@ -136,24 +118,12 @@ class ExtractionClient:
             raise BatchUnsupported("the extraction service takes jobs one by one")
         if len(submissions) > MAX_BATCH:
             raise ValueError(f"at most {MAX_BATCH} jobs in one batch")
-        self._refuse_if_known_unavailable()
-        if not self.healthy():
-            raise ExtractionUnavailable("extraction service health check failed")
-        body = {"jobs": [{"job_id": s["job_id"], "document_url": s["document_url"],
-                          "callback_url": s["callback_url"], "mode": s["mode"],
-                          "output_spec": s.get("output_spec")} for s in submissions]}
-        try:
-            response = self._session.post(f"{self.base_url}/jobs/batch", json=body, timeout=self.timeout)
-        except requests.RequestException as exc:
-            self.breaker.failed()
-            raise ExtractionUnavailable(f"submission failed: {type(exc).__name__}") from exc
+        response = self._post("/jobs/batch", {"jobs": [
+            {"job_id": s["job_id"], "document_url": s["document_url"], "callback_url": s["callback_url"],
+             "mode": s["mode"], "output_spec": s.get("output_spec")} for s in submissions]})
         if response.status_code in (404, 405):
             self.batch_supported = False
             raise BatchUnsupported(f"POST /jobs/batch answered {response.status_code}")
-        if response.status_code == 503 and _error_code(response) == "busy":
-            raise self._busy(response.headers.get("Retry-After"))
-        if response.status_code >= 500:
-            self.breaker.failed()
         if response.status_code != 200:
             raise ExtractionUnavailable(f"batch submission answered {response.status_code}")
         try:
@@ -174,6 +144,27 @@ class ExtractionClient:
             else:
                 results.append(ExtractionUnavailable(f"submission answered {status or 'nothing'}"))
         return results
+
+    def _post(self, path: str, body: dict) -> requests.Response:
+        """A submission's request, when the service is not known to be down or full and is
+        healthy. Raises ServiceDown or ServiceBusy (nothing tried), ServiceBusy for a "busy"
+        answer, ExtractionUnavailable when there was no answer; a 5xx counts on the breaker."""
+        if self.base_url and self.breaker.is_down():
+            raise ServiceDown(f"extraction service known down; next probe in {self.breaker.retry_in():.0f}s")
+        if self.busy_for() > 0:
+            raise ServiceBusy("extraction service busy; not tried", self.busy_for())
+        if not self.healthy():
+            raise ExtractionUnavailable("extraction service health check failed")
+        try:
+            response = self._session.post(f"{self.base_url}{path}", json=body, timeout=self.timeout)
+        except requests.RequestException as exc:
+            self.breaker.failed()
+            raise ExtractionUnavailable(f"submission failed: {type(exc).__name__}") from exc
+        if response.status_code == 503 and _error_code(response) == "busy":
+            raise self._busy(response.headers.get("Retry-After"))
+        if response.status_code >= 500:
+            self.breaker.failed()
+        return response
 
     def job(self, job_id: str) -> dict | None:
         """The service's view of a job, or None when it does not know it."""

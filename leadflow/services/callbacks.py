@@ -457,10 +457,10 @@ def _apply_failure(session: Session, ports: Ports, delivery, job, document, erro
 
 def _record(session: Session, delivery_id: str, job_id: str | None, payload: dict) -> bool:
     """Insert one delivery unless its id is recorded already; True when the row is new."""
-    return bool(_record_many(session, [Delivery(delivery_id, job_id, payload)]))
+    return bool(_record_many(session.connection(), [Delivery(delivery_id, job_id, payload)]))
 
 
-def _record_many(session: Session | Connection, deliveries: Sequence[Delivery]) -> set[str]:
+def _record_many(connection: Connection, deliveries: Sequence[Delivery]) -> set[str]:
     """Insert the deliveries (and so their status log entries) whose ids are not recorded
     already, in one statement; the ids of the rows that are new.
 
@@ -474,7 +474,6 @@ def _record_many(session: Session | Connection, deliveries: Sequence[Delivery]) 
             rows.append(delivery)
     if not rows:
         return set()
-    connection = session if isinstance(session, Connection) else session.connection()
     statement = _RECORD.get(connection.dialect.name)
     if statement is None:
         statement = _RECORD[connection.dialect.name] = _record_statement(connection.dialect.name)
