@@ -6,7 +6,7 @@ Both answer with queries scoped by brokerage, so another tenant's row is simply 
 import logging
 from collections import defaultdict
 
-from sqlalchemy import String, and_, cast, literal, or_, select, union_all
+from sqlalchemy import String, and_, bindparam, cast, literal, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from leadflow.domain.audience import DocumentFacts, Role, STAFF_ROLES, Viewer
@@ -45,17 +45,32 @@ def document_in_brokerage(session: Session, document_id: str, brokerage_id: int)
 
 
 def job_with_document(session: Session, job_id: str):
-    """(job, its document, the document owner's name) for a worker holding a job id; the document
-    is None unless it is in the job's brokerage. None for a job we do not know. One statement,
-    and the rows are read afresh even if loaded before in this session (a batch of deliveries
-    applies many in one transaction; each must see the rows as they are now)."""
-    return session.execute(
-        select(ExtractionJob, Document, User.name)
-        .outerjoin(Document, and_(Document.id == ExtractionJob.document_id,
-                                  Document.brokerage_id == ExtractionJob.brokerage_id))
-        .outerjoin(User, User.id == Document.owner_id)
-        .where(ExtractionJob.id == job_id)
-        .execution_options(populate_existing=True)).first()
+    """What a worker holding a job id needs of the job, its document and the document owner's
+    name, as one plain row (`job_*`, `document_*`, `owner_name`); the document's columns are None
+    unless it is in the job's brokerage. None for a job we do not know. One prebuilt statement
+    and no ORM objects: a batch of deliveries applies many in one transaction, each must see the
+    rows as they are now, and none is changed through the ORM."""
+    return session.execute(_JOB_WITH_DOCUMENT, {"job_id": job_id}).first()
+
+
+def _job_with_document_statement():
+    job, document, owner = ExtractionJob.__table__, Document.__table__, User.__table__
+    return (select(job.c.id.label("job_id"), job.c.status.label("job_status"), job.c.mode.label("job_mode"),
+                   job.c.output_spec.label("job_output_spec"), job.c.resume_status.label("job_resume_status"),
+                   job.c.requested_by_id.label("job_requested_by_id"),
+                   document.c.id.label("document_id"), document.c.brokerage_id.label("document_brokerage_id"),
+                   document.c.current_job_id.label("document_current_job_id"),
+                   document.c.status.label("document_status"), document.c.page_count.label("document_page_count"),
+                   document.c.kind.label("document_kind"),
+                   document.c.verification_notes.label("document_verification_notes"),
+                   owner.c.name.label("owner_name"))
+            .select_from(job.outerjoin(document, and_(document.c.id == job.c.document_id,
+                                                      document.c.brokerage_id == job.c.brokerage_id))
+                         .outerjoin(owner, owner.c.id == document.c.owner_id))
+            .where(job.c.id == bindparam("job_id")))
+
+
+_JOB_WITH_DOCUMENT = _job_with_document_statement()
 
 
 def document_belongs_elsewhere(session: Session, document_id: str, brokerage_id: int) -> bool:

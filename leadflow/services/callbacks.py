@@ -193,18 +193,20 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
     that applying one raised (the actor retries the nudge; what it applied is done by then), or
     DeliveryTooEarly naming those that came too early."""
     named_ids = list(dict.fromkeys([delivery_id, *also]))
-    named = session.scalars(select(CallbackDelivery).where(
-        CallbackDelivery.id.in_(named_ids), CallbackDelivery.processed_at.is_(None))
-        .order_by(CallbackDelivery.received_at).with_for_update(skip_locked=True)).all()
+    # Plain rows (id, job_id, payload), not ORM objects: nothing here changes them through the ORM.
+    deliveries, jobs = CallbackDelivery.__table__, ExtractionJob.__table__
+    named = session.execute(select(deliveries.c.id, deliveries.c.job_id, deliveries.c.payload).where(
+        deliveries.c.id.in_(named_ids), deliveries.c.processed_at.is_(None))
+        .order_by(deliveries.c.received_at).with_for_update(skip_locked=True)).all()
     others = []
     if limit > len(named_ids):
-        others = session.scalars(
-            select(CallbackDelivery)
-            .outerjoin(ExtractionJob, ExtractionJob.id == CallbackDelivery.job_id)
-            .where(CallbackDelivery.processed_at.is_(None), CallbackDelivery.id.not_in(named_ids),
-                   or_(ExtractionJob.id.is_(None), ExtractionJob.status != JobStatus.CREATED.value))
-            .order_by(CallbackDelivery.received_at).limit(limit - len(named_ids))
-            .with_for_update(of=CallbackDelivery, skip_locked=True)).all()
+        others = session.execute(
+            select(deliveries.c.id, deliveries.c.job_id, deliveries.c.payload)
+            .select_from(deliveries.outerjoin(jobs, jobs.c.id == deliveries.c.job_id))
+            .where(deliveries.c.processed_at.is_(None), deliveries.c.id.not_in(named_ids),
+                   or_(jobs.c.id.is_(None), jobs.c.status != JobStatus.CREATED.value))
+            .order_by(deliveries.c.received_at).limit(limit - len(named_ids))
+            .with_for_update(of=deliveries, skip_locked=True)).all()
     claimed = list(named) + list(others)
     _lock_counts(session, [d.job_id for d in claimed if d.job_id])
     outcomes: dict[str, str] = {}
@@ -253,12 +255,13 @@ def _lock_counts(session: Session, job_ids: list[str]) -> None:
     one as the deliveries come, two batches would take them in different orders and deadlock."""
     if not job_ids:
         return
-    brokerages = select(ExtractionJob.brokerage_id).where(ExtractionJob.id.in_(job_ids)).distinct()
-    session.execute(select(DocumentStatusCount.brokerage_id).where(DocumentStatusCount.brokerage_id.in_(brokerages))
-                    .order_by(DocumentStatusCount.brokerage_id, DocumentStatusCount.status).with_for_update())
+    jobs, status_counts = ExtractionJob.__table__, DocumentStatusCount.__table__
+    brokerages = select(jobs.c.brokerage_id).where(jobs.c.id.in_(job_ids)).distinct()
+    session.execute(select(status_counts.c.brokerage_id).where(status_counts.c.brokerage_id.in_(brokerages))
+                    .order_by(status_counts.c.brokerage_id, status_counts.c.status).with_for_update())
 
 
-def _apply_one(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
+def _apply_one(session: Session, ports: Ports, delivery) -> str:
     """Apply one claimed delivery under a savepoint and mark it; what `process` does for one
     delivery in a transaction of its own. A rolled-back savepoint also drops the events it
     recorded (the outbox drops events only when the whole transaction rolls back)."""
@@ -350,14 +353,42 @@ def _still_patient(session: Session, job_id: str, now, deadline: timedelta) -> b
     return accepted_at is not None and accepted_at > now - deadline * BUSY_DEADLINES
 
 
-def _apply(session: Session, ports: Ports, delivery: CallbackDelivery) -> str:
+@dataclass(frozen=True)
+class _Job:
+    """What applying a delivery reads of its job (scoping.job_with_document)."""
+    id: str
+    status: str
+    mode: str
+    output_spec: dict | None
+    resume_status: str | None
+    requested_by_id: int | None
+
+
+@dataclass(frozen=True)
+class _Document:
+    """What applying a delivery reads of the job's document."""
+    id: str
+    brokerage_id: int
+    current_job_id: str | None
+    status: str
+    page_count: int | None
+    kind: str | None
+    verification_notes: list | None
+
+
+def _apply(session: Session, ports: Ports, delivery) -> str:
     payload = delivery.payload or {}
     found = scoping.job_with_document(session, delivery.job_id) if delivery.job_id else None
     if found is None:
         return "ignored: unknown job"
-    job, document, owner_name = found
-    if document is None:
+    if found.document_id is None:
         return "ignored: document not found"
+    job = _Job(found.job_id, found.job_status, found.job_mode, found.job_output_spec, found.job_resume_status,
+               found.job_requested_by_id)
+    document = _Document(found.document_id, found.document_brokerage_id, found.document_current_job_id,
+                         found.document_status, found.document_page_count, found.document_kind,
+                         found.document_verification_notes)
+    owner_name = found.owner_name
     if document.current_job_id != job.id:
         return "ignored: stale job (no longer the document's current job)"
     if job.status in JOB_FINISHED:
@@ -508,20 +539,21 @@ def _record_statement(dialect: str):
 def _mark(session: Session, delivery_id: str, outcome: str) -> None:
     # On the table, not the ORM entity: no loaded delivery needs the new values (a batch's next
     # delivery is another row), and the ORM's update costs as much again to prepare as to run.
-    table = CallbackDelivery.__table__
-    session.execute(update(table).where(table.c.id == delivery_id, table.c.processed_at.is_(None)).values(
-        processed_at=utcnow(), outcome=outcome[:200]))
+    session.execute(_MARK, {"delivery_id": delivery_id, "at": utcnow(), "what": outcome[:200]})
 
 
-def _add_versions(session: Session, document_id: str, job: ExtractionJob, cause: str, key: str) -> None:
+_DELIVERIES = CallbackDelivery.__table__
+_MARK = update(_DELIVERIES).where(_DELIVERIES.c.id == bindparam("delivery_id"), _DELIVERIES.c.processed_at.is_(None)) \
+    .values(processed_at=bindparam("at"), outcome=bindparam("what"))
+
+
+def _add_versions(session: Session, document_id: str, job, cause: str, key: str) -> None:
     """The job's content and schema versions, both pointing at its one stored object; each
     follows its part's latest version (a first result is `generated` whatever the job's mode).
     Two statements, no ORM objects: the rows are written and not read again in this transaction.
     A second result of the same job breaks the unique key (job, part) here: IntegrityError."""
     latest: dict[str, tuple[int, int]] = {}
-    for part, version_id, number in session.execute(
-            select(DocumentVersion.part, DocumentVersion.id, DocumentVersion.number)
-            .where(DocumentVersion.document_id == document_id).order_by(DocumentVersion.number)):
+    for part, version_id, number in session.execute(_LATEST_VERSIONS, {"document_id": document_id}):
         latest[part] = (version_id, number)
     now = utcnow()
     rows = []
@@ -531,6 +563,11 @@ def _add_versions(session: Session, document_id: str, job: ExtractionJob, cause:
                      "cause": cause if previous_id else "generated", "actor_id": job.requested_by_id,
                      "job_id": job.id, "replaces_id": previous_id, "storage_key": key, "created_at": now})
     session.execute(DocumentVersion.__table__.insert(), rows)
+
+
+_VERSIONS = DocumentVersion.__table__
+_LATEST_VERSIONS = select(_VERSIONS.c.part, _VERSIONS.c.id, _VERSIONS.c.number).where(
+    _VERSIONS.c.document_id == bindparam("document_id")).order_by(_VERSIONS.c.number)
 
 
 def _int(value, default: int) -> int:

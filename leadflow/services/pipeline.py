@@ -256,7 +256,7 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
 
     now = ports.clock.now()
     accepted = transitions.accept(session, job_id, accepted_at=now,
-                                  submit_attempts=ExtractionJob.submit_attempts + 1,
+                                  submit_attempts=ExtractionJob.__table__.c.submit_attempts + 1,
                                   deadline_at=now + timedelta(seconds=config["EXTRACTION_DEADLINE_SECONDS"]))
     # A customisation keeps the verdict (its notes) while the new shape is made.
     cleared = {} if mode == "customise" else {"verification_notes": [], "rejection_code": None}
@@ -597,7 +597,7 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
         notes={c.id: f"with {document_id}" for c, _, _ in chosen},
         per_document={"current_job_id": {c.id: job for c, _, job in chosen},
                       "page_count": {c.id: pages for c, pages, _ in chosen}},
-        guards=(Document.current_job_id.is_(None),)))
+        guards=(Document.__table__.c.current_job_id.is_(None),)))
     chosen = [(c, pages, job) for c, pages, job in chosen if c.id in claimed]
     if not chosen:
         return []

@@ -2,6 +2,11 @@
 
 A document's move is an update plus an audit row, in the caller's transaction; a job's is an
 update. Either is guarded by the status it expects: zero rows means someone else moved it first.
+
+The statements are on the tables, not the ORM entities: every status change of the pipeline runs
+through here, and an ORM-enabled update (or an audit row left to the unit of work's flush) cost
+about as much again to prepare as to run. Rows already loaded in the session are told what changed
+(`_expire_loaded`).
 """
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -18,6 +23,11 @@ from leadflow.domain.lifecycle import JobStatus, Status
 from leadflow.models import AuditEntry, Document, ExtractionJob, utcnow
 from leadflow.services import counts
 
+_DOCUMENTS = Document.__table__
+_JOBS = ExtractionJob.__table__
+# One audit row; its compiled form is cached for the keys given (SQLAlchemy's statement cache).
+_ADD_AUDIT = insert(AuditEntry.__table__)
+
 
 def apply(session: Session, document_id: str, source: Status, target: Status, *, action: str = "status_changed",
           actor_id: int | None = None, note: str | None = None, **fields) -> bool:
@@ -29,15 +39,12 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
     lifecycle.check(source, target)
     now = utcnow()
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
-    if target in lifecycle.TERMINAL:
-        values["verified_at"] = func.coalesce(Document.verified_at, now)
     row = session.execute(
-        update(Document)
-        .where(Document.id == document_id, Document.status == source.value)
-        .values(**values)
-        .returning(Document.brokerage_id, Document.title, Document.verification_notes, Document.created_at,
-                   Document.verified_at, Document.current_job_id)
-        .execution_options(synchronize_session=False)
+        update(_DOCUMENTS)
+        .where(_DOCUMENTS.c.id == document_id, _DOCUMENTS.c.status == source.value)
+        .values(**_terminal(values, target, now))
+        .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes,
+                   _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at, _DOCUMENTS.c.current_job_id)
     ).first()
     if row is None:
         return False
@@ -46,9 +53,9 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
     _expire_loaded(session, Document, document_id, values, fresh={"current_job_id": row.current_job_id})
     counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
-    session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action,
-                           from_status=source.value, to_status=target.value, note=note,
-                           created_at=now))
+    session.execute(_ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
+                                 "from_status": source.value, "to_status": target.value, "note": note,
+                                 "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=target.value,
         title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
@@ -70,16 +77,13 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
     now = utcnow()
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
     for name, by_document in (per_document or {}).items():
-        values[name] = case(dict(by_document), value=Document.id)
-    if target in lifecycle.TERMINAL:
-        values["verified_at"] = func.coalesce(Document.verified_at, now)
+        values[name] = case(dict(by_document), value=_DOCUMENTS.c.id)
     rows = session.execute(
-        update(Document)
-        .where(Document.id.in_(document_ids), Document.status == source.value, *guards)
-        .values(**values)
-        .returning(Document.id, Document.brokerage_id, Document.title, Document.verification_notes,
-                   Document.created_at, Document.verified_at)
-        .execution_options(synchronize_session=False)).all()
+        update(_DOCUMENTS)
+        .where(_DOCUMENTS.c.id.in_(document_ids), _DOCUMENTS.c.status == source.value, *guards)
+        .values(**_terminal(values, target, now))
+        .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes,
+                   _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at)).all()
     if not rows:
         return []
     moved_per_brokerage = Counter()
@@ -92,8 +96,8 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
             title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
     for brokerage_id, moved in moved_per_brokerage.items():
         counts.bump(session, brokerage_id, {source.value: -moved, target.value: +moved})
-    session.execute(insert(AuditEntry), [
-        {"document_id": row.id, "action": action, "from_status": source.value, "to_status": target.value,
+    session.execute(_ADD_AUDIT, [
+        {"document_id": row.id, "actor_id": None, "action": action, "from_status": source.value, "to_status": target.value,
          "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
     return [row.id for row in rows]
 
@@ -105,14 +109,14 @@ def renote(session: Session, document_id: str, status: Status, *, action: str, a
     the document left `status` meanwhile. The caller commits."""
     now = utcnow()
     row = session.execute(
-        update(Document).where(Document.id == document_id, Document.status == status.value)
+        update(_DOCUMENTS).where(_DOCUMENTS.c.id == document_id, _DOCUMENTS.c.status == status.value)
         .values(updated_at=now, **fields)
-        .returning(Document.brokerage_id, Document.title, Document.verification_notes)
-        .execution_options(synchronize_session=False)).first()
+        .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes)).first()
     if row is None:
         return False
     _expire_loaded(session, Document, document_id, {"updated_at": now, **fields})
-    session.add(AuditEntry(document_id=document_id, actor_id=actor_id, action=action, note=note, created_at=now))
+    session.execute(_ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
+                                 "from_status": None, "to_status": None, "note": note, "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=status.value, title=row.title,
         notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
@@ -140,13 +144,19 @@ def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fiel
     for source in sources:
         lifecycle.check_job(source, target)
     moved = session.execute(
-        update(ExtractionJob)
-        .where(ExtractionJob.id == job_id, ExtractionJob.status.in_([s.value for s in sources]))
-        .values(status=target.value, **fields)
-        .execution_options(synchronize_session=False)).rowcount == 1
+        update(_JOBS)
+        .where(_JOBS.c.id == job_id, _JOBS.c.status.in_([s.value for s in sources]))
+        .values(status=target.value, **fields)).rowcount == 1
     if moved:
         _expire_loaded(session, ExtractionJob, job_id, {"status": target.value, **fields})
     return moved
+
+
+def _terminal(values: dict, target: Status, now) -> dict:
+    """The values of a move, with the time a document first settled when it settles now."""
+    if target in lifecycle.TERMINAL:
+        return {**values, "verified_at": func.coalesce(_DOCUMENTS.c.verified_at, now)}
+    return values
 
 
 def _expire_loaded(session: Session, model, row_id: str, values, fresh: dict | None = None) -> None:
