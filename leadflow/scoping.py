@@ -44,6 +44,26 @@ def document_in_brokerage(session: Session, document_id: str, brokerage_id: int)
     return session.scalar(in_brokerage(Document, brokerage_id).where(Document.id == document_id))
 
 
+def claimable_in_brokerage(session: Session, document_id: str, brokerage_id: int):
+    """What a worker deciding whether to claim a document reads of it, as one plain row: its
+    `status`, `current_job_id`, `precheck`, `page_count`, `storage_key`, and its current job's
+    `job_status` and `job_deadline_at` (None without one). None unless the document is in the
+    brokerage. One prebuilt statement, no ORM object: most such messages find the document
+    claimed already (taken along with another) and read nothing more."""
+    return session.execute(_CLAIMABLE, {"document_id": document_id, "brokerage_id": brokerage_id}).first()
+
+
+def _claimable_statement():
+    document, job = Document.__table__, ExtractionJob.__table__
+    return (select(document.c.status, document.c.current_job_id, document.c.precheck, document.c.page_count,
+                   document.c.storage_key, job.c.status.label("job_status"), job.c.deadline_at.label("job_deadline_at"))
+            .select_from(document.outerjoin(job, job.c.id == document.c.current_job_id))
+            .where(document.c.id == bindparam("document_id"), document.c.brokerage_id == bindparam("brokerage_id")))
+
+
+_CLAIMABLE = _claimable_statement()
+
+
 def job_with_document(session: Session, job_id: str):
     """What a worker holding a job id needs of the job, its document and the document owner's
     name, as one plain row (`job_*`, `document_*`, `owner_name`); the document's columns are None

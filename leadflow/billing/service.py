@@ -19,6 +19,11 @@ from leadflow.billing import ledger
 from leadflow.domain.lifecycle import JobStatus
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, ExtractionJob, User, utcnow
 
+# Statements on the tables, not the ORM entities: a reservation and a settlement run for every
+# document, and the ORM's version of an update costs about as much again to prepare as to run.
+_WALLETS = CreditWallet.__table__
+_RESERVATIONS = CreditReservation.__table__
+
 log = logging.getLogger(__name__)
 RESERVATION_LIFETIME = timedelta(hours=24)
 # The audit action of a document put back to wait for its client's next day.
@@ -30,8 +35,8 @@ class DailyAllowanceReached(ledger.LedgerError):
 
 
 def wallet_state(session: Session, brokerage_id: int) -> ledger.Wallet:
-    row = session.execute(select(CreditWallet.granted, CreditWallet.balance, CreditWallet.reserved,
-                                    CreditWallet.settled).where(CreditWallet.brokerage_id == brokerage_id)).first()
+    row = session.execute(select(_WALLETS.c.granted, _WALLETS.c.balance, _WALLETS.c.reserved,
+                                    _WALLETS.c.settled).where(_WALLETS.c.brokerage_id == brokerage_id)).first()
     if row is None:
         return ledger.Wallet(granted=0, balance=0, reserved=0, settled=0)
     return ledger.Wallet(granted=row.granted, balance=row.balance, reserved=row.reserved, settled=row.settled)
@@ -43,8 +48,8 @@ def grant(session: Session, brokerage_id: int, pages: int) -> ledger.Wallet:
     if session.get(CreditWallet, brokerage_id) is None:
         session.add(CreditWallet(brokerage_id=brokerage_id, granted=0, balance=0, reserved=0, settled=0))
         session.flush()
-    session.execute(update(CreditWallet).where(CreditWallet.brokerage_id == brokerage_id).values(
-        granted=CreditWallet.granted + pages, balance=CreditWallet.balance + pages))
+    session.execute(update(_WALLETS).where(_WALLETS.c.brokerage_id == brokerage_id).values(
+        granted=_WALLETS.c.granted + pages, balance=_WALLETS.c.balance + pages))
     return wallet_state(session, brokerage_id)
 
 
@@ -58,7 +63,7 @@ def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, own
     reserved at the same instant may both pass the allowance check: it is fair use, bounded
     by the worker concurrency, not a ledger invariant."""
     if not fresh_job:
-        existing = session.scalar(select(CreditReservation).where(CreditReservation.job_id == job_id))
+        existing = session.scalar(select(CreditReservation).where(_RESERVATIONS.c.job_id == job_id))
         if existing is not None:
             return existing
     if pages <= 0:
@@ -71,9 +76,9 @@ def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, own
             raise DailyAllowanceReached(
                 f"client {owner_id} has had {used} of {daily_allowance} pages today; {pages} more asked")
     moved = session.execute(
-        update(CreditWallet)
-        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= pages)
-        .values(balance=CreditWallet.balance - pages, reserved=CreditWallet.reserved + pages)
+        update(_WALLETS)
+        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.balance >= pages)
+        .values(balance=_WALLETS.c.balance - pages, reserved=_WALLETS.c.reserved + pages)
     ).rowcount
     if moved != 1:
         raise ledger.InsufficientCredits(
@@ -95,13 +100,13 @@ def reserve_many(session: Session, brokerage_id: int, pages_by_job: dict[str, in
         raise ledger.LedgerError("a reservation must be a positive number of pages")
     total = sum(pages_by_job.values())
     moved = session.execute(
-        update(CreditWallet)
-        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= total)
-        .values(balance=CreditWallet.balance - total, reserved=CreditWallet.reserved + total)).rowcount
+        update(_WALLETS)
+        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.balance >= total)
+        .values(balance=_WALLETS.c.balance - total, reserved=_WALLETS.c.reserved + total)).rowcount
     if moved != 1:
         raise ledger.InsufficientCredits(f"{total} pages needed for {len(pages_by_job)} jobs, "
                                          f"{wallet_state(session, brokerage_id).balance} available")
-    session.execute(insert(CreditReservation), [
+    session.execute(insert(_RESERVATIONS), [
         {"brokerage_id": brokerage_id, "job_id": job_id, "pages": pages, "status": "open", "overage": 0,
          "created_at": now, "expires_at": now + RESERVATION_LIFETIME} for job_id, pages in pages_by_job.items()])
 
@@ -115,10 +120,10 @@ def client_pages_today_by_owner(session: Session, owner_ids, now: datetime) -> d
     start = _day_start(now)
     used = dict(session.execute(
         select(Document.owner_id, func.coalesce(func.sum(_pages_used()), 0))
-        .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
+        .join(ExtractionJob, ExtractionJob.id == _RESERVATIONS.c.job_id)
         .join(Document, Document.id == ExtractionJob.document_id)
         .where(Document.owner_id.in_(owner_ids), ExtractionJob.mode == "first",
-               CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
+               _RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))
         .group_by(Document.owner_id)).all())
     clients = session.scalars(select(User.id).where(User.id.in_(owner_ids), User.role == "client")).all()
     return {client: int(used.get(client) or 0) for client in clients}
@@ -134,12 +139,12 @@ def settle(session: Session, job_id: str, pages_used: int) -> ledger.Settlement 
     # Claim the open reservation and read what it holds in one statement: of two racing
     # settlements exactly one sees it open, and from here to commit this transaction holds the
     # row (PostgreSQL) or the database (SQLite), so the wallet below cannot change under it.
-    claimed = _close_open(session, job_id, "settled", CreditReservation.expires_at > now, closed_at=now,
-                          pages_charged=case((CreditReservation.pages < pages_used, CreditReservation.pages),
+    claimed = _close_open(session, job_id, "settled", _RESERVATIONS.c.expires_at > now, closed_at=now,
+                          pages_charged=case((_RESERVATIONS.c.pages < pages_used, _RESERVATIONS.c.pages),
                                              else_=pages_used))
     if claimed is None:
-        expires_at = session.scalar(select(CreditReservation.expires_at).where(
-            CreditReservation.job_id == job_id, CreditReservation.status == "open"))
+        expires_at = session.scalar(select(_RESERVATIONS.c.expires_at).where(
+            _RESERVATIONS.c.job_id == job_id, _RESERVATIONS.c.status == "open"))
         if expires_at is not None:
             raise ledger.ReservationClosed(f"reservation of job {job_id} expired at {expires_at}")
         return None
@@ -160,15 +165,15 @@ def settle_many(session: Session, pages_by_job: dict[str, int]) -> dict[str, led
     if not pages_by_job:
         return {}
     now = utcnow()
-    used = case(pages_by_job, value=CreditReservation.job_id)
+    used = case(pages_by_job, value=_RESERVATIONS.c.job_id)
     closed = session.execute(
-        update(CreditReservation)
-        .where(CreditReservation.job_id.in_(list(pages_by_job)), CreditReservation.status == "open",
-               CreditReservation.expires_at > now)
+        update(_RESERVATIONS)
+        .where(_RESERVATIONS.c.job_id.in_(list(pages_by_job)), _RESERVATIONS.c.status == "open",
+               _RESERVATIONS.c.expires_at > now)
         .values(status="settled", closed_at=now,
-                pages_charged=case((CreditReservation.pages < used, CreditReservation.pages), else_=used))
-        .returning(CreditReservation.id, CreditReservation.job_id, CreditReservation.pages,
-                   CreditReservation.brokerage_id)
+                pages_charged=case((_RESERVATIONS.c.pages < used, _RESERVATIONS.c.pages), else_=used))
+        .returning(_RESERVATIONS.c.id, _RESERVATIONS.c.job_id, _RESERVATIONS.c.pages,
+                   _RESERVATIONS.c.brokerage_id)
         .execution_options(synchronize_session=False)).all()
     moves: dict[int, list[int]] = {}
     for row in closed:
@@ -197,7 +202,7 @@ def _charge_beyond(session: Session, job_id: str, reservation_id: int, brokerage
     result = ledger.Settlement(charged=within + extra_charged, returned=reserved - within,
                                overage=extra - extra_charged)
     if extra:
-        session.execute(update(CreditReservation).where(CreditReservation.id == reservation_id).values(
+        session.execute(update(_RESERVATIONS).where(_RESERVATIONS.c.id == reservation_id).values(
             pages_charged=result.charged, overage=result.overage))
     if result.overage:
         log.warning("job %s used %s pages more than could be charged", job_id, result.overage)
@@ -218,9 +223,9 @@ def close_for_job(session: Session, job_id: str, now: datetime) -> bool:
     """Close a job's open reservation: settle it for the pages a completed job reported, release
     it for a failed job or once the reservation outlived its time. Commits; False when nothing
     was open, or the ledger refused (logged; the discrepancy stays visible to the check)."""
-    row = session.execute(select(ExtractionJob.status, ExtractionJob.pages_reported, CreditReservation.expires_at)
-                          .join(CreditReservation, CreditReservation.job_id == ExtractionJob.id)
-                          .where(ExtractionJob.id == job_id, CreditReservation.status == "open")).first()
+    row = session.execute(select(ExtractionJob.status, ExtractionJob.pages_reported, _RESERVATIONS.c.expires_at)
+                          .join(CreditReservation, _RESERVATIONS.c.job_id == ExtractionJob.id)
+                          .where(ExtractionJob.id == job_id, _RESERVATIONS.c.status == "open")).first()
     if row is None:
         return False
     try:
@@ -249,10 +254,10 @@ def client_pages_today(session: Session, owner_id: int, now: datetime) -> int:
     start = _day_start(now)
     return int(session.scalar(
         select(func.coalesce(func.sum(_pages_used()), 0))
-        .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
+        .join(ExtractionJob, ExtractionJob.id == _RESERVATIONS.c.job_id)
         .join(Document, Document.id == ExtractionJob.document_id)
         .where(Document.owner_id == owner_id, ExtractionJob.mode == "first",
-               CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))) or 0)
+               _RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))) or 0)
 
 
 def clients_at_allowance(session: Session, brokerage_id: int, daily_allowance: int,
@@ -263,11 +268,11 @@ def clients_at_allowance(session: Session, brokerage_id: int, daily_allowance: i
     if daily_allowance <= 0:
         return []
     start = _day_start(now)
-    today = (CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
+    today = (_RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))
     used = dict(session.execute(
         select(Document.owner_id, func.sum(_pages_used()))
         .join(ExtractionJob, ExtractionJob.document_id == Document.id)
-        .join(CreditReservation, CreditReservation.job_id == ExtractionJob.id)
+        .join(CreditReservation, _RESERVATIONS.c.job_id == ExtractionJob.id)
         .where(Document.brokerage_id == brokerage_id, ExtractionJob.mode == "first", *today)
         .group_by(Document.owner_id)).all())
     waiting = set(session.scalars(
@@ -288,17 +293,17 @@ def _discrepancies(session: Session, brokerage_id: int | None) -> dict[int, list
         return query if brokerage_id is None else query.where(column == brokerage_id)
 
     open_totals = dict(session.execute(scoped(
-        select(CreditReservation.brokerage_id, func.coalesce(func.sum(CreditReservation.pages), 0))
-        .where(CreditReservation.status == "open"), CreditReservation.brokerage_id)
-        .group_by(CreditReservation.brokerage_id)).all())
+        select(_RESERVATIONS.c.brokerage_id, func.coalesce(func.sum(_RESERVATIONS.c.pages), 0))
+        .where(_RESERVATIONS.c.status == "open"), _RESERVATIONS.c.brokerage_id)
+        .group_by(_RESERVATIONS.c.brokerage_id)).all())
     settled_totals = dict(session.execute(scoped(
-        select(CreditReservation.brokerage_id, func.coalesce(func.sum(CreditReservation.pages_charged), 0))
-        .where(CreditReservation.status == "settled"), CreditReservation.brokerage_id)
-        .group_by(CreditReservation.brokerage_id)).all())
+        select(_RESERVATIONS.c.brokerage_id, func.coalesce(func.sum(_RESERVATIONS.c.pages_charged), 0))
+        .where(_RESERVATIONS.c.status == "settled"), _RESERVATIONS.c.brokerage_id)
+        .group_by(_RESERVATIONS.c.brokerage_id)).all())
     problems = {}
-    for row in session.execute(scoped(select(CreditWallet.brokerage_id, CreditWallet.granted, CreditWallet.balance,
-                                                CreditWallet.reserved, CreditWallet.settled),
-                                         CreditWallet.brokerage_id)).all():
+    for row in session.execute(scoped(select(_WALLETS.c.brokerage_id, _WALLETS.c.granted, _WALLETS.c.balance,
+                                                _WALLETS.c.reserved, _WALLETS.c.settled),
+                                         _WALLETS.c.brokerage_id)).all():
         wallet = ledger.Wallet(row.granted, row.balance, row.reserved, row.settled)
         found = ledger.discrepancies(wallet, int(open_totals.get(row.brokerage_id, 0)))
         if int(settled_totals.get(row.brokerage_id, 0)) != row.settled:
@@ -313,10 +318,10 @@ def _close_open(session: Session, job_id: str, state: str, *conditions, **values
     """Close a job's open reservation (one conditional update); (id, pages, brokerage) of the
     one closed, None when none was open (or someone else closed it first)."""
     row = session.execute(
-        update(CreditReservation)
-        .where(CreditReservation.job_id == job_id, CreditReservation.status == "open", *conditions)
+        update(_RESERVATIONS)
+        .where(_RESERVATIONS.c.job_id == job_id, _RESERVATIONS.c.status == "open", *conditions)
         .values(status=state, **values)
-        .returning(CreditReservation.id, CreditReservation.pages, CreditReservation.brokerage_id)
+        .returning(_RESERVATIONS.c.id, _RESERVATIONS.c.pages, _RESERVATIONS.c.brokerage_id)
         .execution_options(synchronize_session=False)).first()
     return None if row is None else (row.id, row.pages, row.brokerage_id)
 
@@ -325,10 +330,10 @@ def _move(session: Session, brokerage_id: int, *, reserved: int, balance: int, s
     """Shift pages between the wallet's columns in one relative update; `reserved` is what
     leaves the open reservations (negative), and the wallet must hold it."""
     moved = session.execute(
-        update(CreditWallet)
-        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.reserved >= -reserved)
-        .values(reserved=CreditWallet.reserved + reserved, balance=CreditWallet.balance + balance,
-                settled=CreditWallet.settled + settled)).rowcount
+        update(_WALLETS)
+        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.reserved >= -reserved)
+        .values(reserved=_WALLETS.c.reserved + reserved, balance=_WALLETS.c.balance + balance,
+                settled=_WALLETS.c.settled + settled)).rowcount
     if moved != 1:
         # The wallet does not hold what an open reservation says it holds: refuse, so the
         # caller rolls back and the discrepancy stays visible to the check.
@@ -337,9 +342,9 @@ def _move(session: Session, brokerage_id: int, *, reserved: int, balance: int, s
 
 def _charge_from_balance(session: Session, brokerage_id: int, pages: int) -> bool:
     return session.execute(
-        update(CreditWallet)
-        .where(CreditWallet.brokerage_id == brokerage_id, CreditWallet.balance >= pages)
-        .values(balance=CreditWallet.balance - pages, settled=CreditWallet.settled + pages)).rowcount == 1
+        update(_WALLETS)
+        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.balance >= pages)
+        .values(balance=_WALLETS.c.balance - pages, settled=_WALLETS.c.settled + pages)).rowcount == 1
 
 
 def _client_pages_today_if_client(session: Session, user_id: int, now: datetime) -> int | None:
@@ -347,10 +352,10 @@ def _client_pages_today_if_client(session: Session, user_id: int, now: datetime)
     one statement, as every client's upload asks it."""
     start = _day_start(now)
     today = (select(func.coalesce(func.sum(_pages_used()), 0))
-             .join(ExtractionJob, ExtractionJob.id == CreditReservation.job_id)
+             .join(ExtractionJob, ExtractionJob.id == _RESERVATIONS.c.job_id)
              .join(Document, Document.id == ExtractionJob.document_id)
              .where(Document.owner_id == user_id, ExtractionJob.mode == "first",
-                    CreditReservation.created_at >= start, CreditReservation.created_at < start + timedelta(days=1))
+                    _RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))
              .scalar_subquery())
     row = session.execute(select(User.role, today).where(User.id == user_id)).first()
     return int(row[1] or 0) if row is not None and row[0] == "client" else None
@@ -361,6 +366,6 @@ def _day_start(now: datetime) -> datetime:
 
 
 def _pages_used():
-    return case((CreditReservation.status == "open", CreditReservation.pages),
-                (CreditReservation.status == "settled", func.coalesce(CreditReservation.pages_charged, 0)),
+    return case((_RESERVATIONS.c.status == "open", _RESERVATIONS.c.pages),
+                (_RESERVATIONS.c.status == "settled", func.coalesce(_RESERVATIONS.c.pages_charged, 0)),
                 else_=0)

@@ -79,7 +79,7 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
         # Asked before the document is read, as while it lasts every waiting document's
         # message comes back to ask (the tenant and state checks happen when it is over).
         return Outcome.WAITING_FOR_CAPACITY
-    document = scoping.document_in_brokerage(session, document_id, brokerage_id)
+    document = scoping.claimable_in_brokerage(session, document_id, brokerage_id)
     if document is None:
         if scoping.document_belongs_elsewhere(session, document_id, brokerage_id):
             raise TenantMismatch(f"document {document_id} is not in brokerage {brokerage_id}")
@@ -88,16 +88,18 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
         return Outcome.SKIPPED_TERMINAL
     if document.status != Status.PENDING:
         return Outcome.SKIPPED_NOT_PENDING
-    if _retry_not_due(session, ports, document):
+    if document.job_status == JobStatus.CREATED and document.job_deadline_at is not None \
+            and document.job_deadline_at > ports.clock.now():
         # A copy of its message, or a sweep that enqueued a brokerage's PENDING documents:
-        # its automatic retry has a time, and that is when the retries sweep sends it.
+        # its automatic retry has a time (`is_scheduled`), and that is when the retries sweep sends it.
         return Outcome.NOT_DUE
     if known_down(ports):
         # Storage or the reader is known to be down: claiming would only spend an attempt on
         # our outage. The caller sends the message again later; the document stays PENDING.
         return Outcome.WAITING_FOR_SERVICE
     remembered, pages, storage_key = document.precheck, document.page_count, document.storage_key
-    if not transitions.apply(session, document_id, Status.PENDING, Status.PROCESSING, action="claimed"):
+    claimed = transitions.claim(session, document_id)
+    if claimed is None:
         outbox.rollback(session)
         return Outcome.SKIPPED_NOT_PENDING
     storage_breaker = breaker.for_ports(ports, "storage")
@@ -118,7 +120,7 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
                 storage_breaker.succeeded()
         if problem is not None:
             code, note = problem
-            waiting_job = document.current_job_id
+            waiting_job = claimed.current_job_id
             transitions.apply(session, document_id, Status.PROCESSING, Status.REJECTED, action="precheck_failed",
                               note=note.en, rejection_code=code.value, verification_notes=[note.as_dict()])
             if waiting_job:
@@ -128,7 +130,7 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
             outbox.commit(session)
             return Outcome.REJECTED
         return submit(session, ports, document_id, brokerage_id, mode="first", expected_pages=pages,
-                      claimed_uncommitted=remembered is not None)
+                      claimed_uncommitted=remembered is not None, claimed=claimed)
     except TransientFailure:
         raise
     except Exception as exc:
@@ -178,15 +180,16 @@ def wait_for_services_seconds(ports: Ports) -> float:
 
 def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, *, mode: str, expected_pages: int,
            output_spec: dict | None = None, actor_id: int | None = None,
-           source: Status = Status.PROCESSING, claimed_uncommitted: bool = False) -> Outcome:
+           source: Status = Status.PROCESSING, claimed_uncommitted: bool = False, claimed=None) -> Outcome:
     """Create (or reuse) the document's extraction job, reserve credits, hand it to the service.
 
     A first extraction runs inside a worker: failures go back to PENDING and are retried. A
     reprocess or customisation is a person's request: a failure leaves the document as it
     was and raises, so the person is told at once. `claimed_uncommitted`: the claim is in this
-    transaction (verify_document), so a refusal before the commit undoes it and writes it again."""
+    transaction (verify_document), so a refusal before the commit undoes it and writes it again;
+    `claimed`: the row as that claim found it (`transitions.claim`), which is not read again."""
     # Read once, before the commit that would expire them.
-    document = session.get(Document, document_id)
+    document = claimed if claimed is not None else session.get(Document, document_id)
     storage_key, owner_id, current_job_id = document.storage_key, document.owner_id, document.current_job_id
     job = _current_unaccepted_job(session, current_job_id, mode)
     fresh = job is None
@@ -493,13 +496,6 @@ def _system_failures(session: Session, document_id: str) -> int:
     return session.scalar(query) or 0
 
 
-def _retry_not_due(session: Session, ports: Ports, document: Document) -> bool:
-    if not document.current_job_id:
-        return False
-    job = session.get(ExtractionJob, document.current_job_id)
-    return job is not None and is_scheduled(job) and job.deadline_at > ports.clock.now()
-
-
 def is_scheduled(job: ExtractionJob) -> bool:
     """A scheduled retry: created, with the time it is due (see `system_failure`)."""
     return job.status == JobStatus.CREATED and job.deadline_at is not None
@@ -601,7 +597,7 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     chosen = [(c, pages, job) for c, pages, job in chosen if c.id in claimed]
     if not chosen:
         return []
-    session.execute(insert(ExtractionJob), [
+    session.execute(insert(ExtractionJob.__table__), [
         {"id": job, "document_id": c.id, "brokerage_id": brokerage_id, "mode": "first",
          "status": JobStatus.CREATED.value, "submit_attempts": 0, "created_at": utcnow()} for c, _, job in chosen])
     # The wallet row is this transaction's already (the claiming document's reservation), so
@@ -649,12 +645,13 @@ def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
     if taken:
         now = ports.clock.now()
         deadline = now + timedelta(seconds=ports.settings["EXTRACTION_DEADLINE_SECONDS"])
+        jobs = ExtractionJob.__table__
         accepted = set(session.scalars(
-            update(ExtractionJob)
-            .where(ExtractionJob.id.in_([job for job, _ in taken]), ExtractionJob.status == JobStatus.CREATED.value)
+            update(jobs)
+            .where(jobs.c.id.in_([job for job, _ in taken]), jobs.c.status == JobStatus.CREATED.value)
             .values(status=JobStatus.ACCEPTED.value, accepted_at=now, deadline_at=deadline,
-                    submit_attempts=ExtractionJob.submit_attempts + 1)
-            .returning(ExtractionJob.id).execution_options(synchronize_session=False)).all())
+                    submit_attempts=jobs.c.submit_attempts + 1)
+            .returning(jobs.c.id)).all())
         moving = {document: job for job, document in taken if job in accepted}
         moved = set(transitions.apply_many(
             session, moving, Status.PROCESSING, Status.EXTRACTING, action="extraction_started",

@@ -25,8 +25,8 @@ from leadflow.services import counts
 
 _DOCUMENTS = Document.__table__
 _JOBS = ExtractionJob.__table__
-# One audit row; its compiled form is cached for the keys given (SQLAlchemy's statement cache).
-_ADD_AUDIT = insert(AuditEntry.__table__)
+# One audit row (also an upload's first); its compiled form is cached for the keys given (SQLAlchemy's statement cache).
+ADD_AUDIT = insert(AuditEntry.__table__)
 
 
 def apply(session: Session, document_id: str, source: Status, target: Status, *, action: str = "status_changed",
@@ -36,6 +36,20 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
     Returns False when zero rows matched: someone else moved it first, and then nothing is
     written, no audit row, no event, no new timestamp. The caller commits.
     """
+    return _move(session, document_id, source, target, action=action, actor_id=actor_id, note=note,
+                 **fields) is not None
+
+
+def claim(session: Session, document_id: str):
+    """A worker's claim, PENDING -> PROCESSING, as `apply`; returns the claimed row as the update
+    found it and locked (`current_job_id`, `storage_key`, `owner_id`), None when it was not PENDING.
+    A copy read before the claim may hold another worker's earlier job id: the caller decides
+    from this row which job to submit."""
+    return _move(session, document_id, Status.PENDING, Status.PROCESSING, action="claimed", actor_id=None, note=None)
+
+
+def _move(session: Session, document_id: str, source: Status, target: Status, *, action: str,
+          actor_id: int | None, note: str | None, **fields):
     lifecycle.check(source, target)
     now = utcnow()
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
@@ -44,22 +58,23 @@ def apply(session: Session, document_id: str, source: Status, target: Status, *,
         .where(_DOCUMENTS.c.id == document_id, _DOCUMENTS.c.status == source.value)
         .values(**_terminal(values, target, now))
         .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes,
-                   _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at, _DOCUMENTS.c.current_job_id)
+                   _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at, _DOCUMENTS.c.current_job_id,
+                   _DOCUMENTS.c.storage_key, _DOCUMENTS.c.owner_id)
     ).first()
     if row is None:
-        return False
+        return None
     # The row as the update found it (locked): a loaded copy read before may hold another
     # worker's earlier job id, and the caller decides from it which job to submit.
     _expire_loaded(session, Document, document_id, values, fresh={"current_job_id": row.current_job_id})
     counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
-    session.execute(_ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
+    session.execute(ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
                                  "from_status": source.value, "to_status": target.value, "note": note,
                                  "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=target.value,
         title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
-    return True
+    return row
 
 
 def apply_many(session: Session, document_ids: Iterable[str], source: Status, target: Status, *,
@@ -96,7 +111,7 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
             title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
     for brokerage_id, moved in moved_per_brokerage.items():
         counts.bump(session, brokerage_id, {source.value: -moved, target.value: +moved})
-    session.execute(_ADD_AUDIT, [
+    session.execute(ADD_AUDIT, [
         {"document_id": row.id, "actor_id": None, "action": action, "from_status": source.value, "to_status": target.value,
          "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
     return [row.id for row in rows]
@@ -115,7 +130,7 @@ def renote(session: Session, document_id: str, status: Status, *, action: str, a
     if row is None:
         return False
     _expire_loaded(session, Document, document_id, {"updated_at": now, **fields})
-    session.execute(_ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
+    session.execute(ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
                                  "from_status": None, "to_status": None, "note": note, "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=status.value, title=row.title,
