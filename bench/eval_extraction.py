@@ -107,7 +107,7 @@ KNOWN = {
         "given_names": "JASIN ALI", "mrz_format": "TD1"}, "PROVENANCE"),
     "ids/mrzpkg_visas_Germany.png": ({"residence_permit"}, {
         "document_code": "VB", "issuing_country": "D", "document_number": "D09174053", "surname": "DEDIC",
-        "given_names": "SIDNAN", "birth_date": "1982-01-13", "expiry_date": "1997-08-01", "sex": "M"},
+        "given_names": "SIDNAN", "birth_date": "1982-01-30", "expiry_date": "1997-08-01", "sex": "M"},
         "mrz tests/mrvb_chk_03.py"),
     # The checker example expects this zone to fail its checks. A zone not read at all is a
     # miss here, though verification rejects the document either way.

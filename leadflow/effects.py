@@ -18,10 +18,20 @@ from leadflow.services import callbacks, notifications, pipeline
 log = logging.getLogger(__name__)
 
 
-def publish_status(event: DocumentStatusChanged) -> None:
+def publish_statuses(events: list[DocumentStatusChanged]) -> None:
+    """The status changes one commit made, to every web process; a bus that can takes them in one
+    round trip (a worker's batch of deliveries settles several documents at once)."""
     # The wall-clock moment of the commit (not leadflow.clock, which tests pin): what a page's
     # commit-to-frame latency is measured from (`make bench-live`).
-    current_ports().bus.publish({**event.as_message(), "committed_at": time.time()})
+    committed_at = time.time()
+    messages = [{**event.as_message(), "committed_at": committed_at} for event in events]
+    bus = current_ports().bus
+    publish_many = getattr(bus, "publish_many", None)
+    if publish_many is not None and len(messages) > 1:
+        publish_many(messages)
+        return
+    for message in messages:
+        bus.publish(message)
 
 
 def enqueue_verification(event: VerificationRequested) -> None:
@@ -87,7 +97,7 @@ def queue_mail(event: notifications.MailComposed) -> None:
 
 
 def register() -> None:
-    outbox.on(DocumentStatusChanged, publish_status)
+    outbox.on_all(DocumentStatusChanged, publish_statuses)
     outbox.on(VerificationRequested, enqueue_verification)
     outbox.on(DeliveryReceived, enqueue_delivery)
     outbox.on_all(ReservationDue, close_reservations)

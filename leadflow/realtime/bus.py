@@ -182,6 +182,23 @@ class RedisBus:
             return False
         return True
 
+    def publish_many(self, events: list[dict]) -> bool:
+        """`publish` for several events in one round trip (a pipeline, no transaction); never
+        raises. False when any was not sent."""
+        payloads = [payload for payload in map(_encode, events) if payload is not None]
+        try:
+            with self._publisher.pipeline(transaction=False) as pipe:
+                for payload in payloads:
+                    pipe.publish(self.channel, payload)
+                pipe.execute()
+        except (redis.RedisError, OSError) as exc:
+            log.warning("realtime publish of %d events to %s failed: %s", len(payloads), self._where, exc)
+            return False
+        except Exception:
+            log.exception("realtime publish to %s failed unexpectedly", self._where)
+            return False
+        return len(payloads) == len(events)
+
     def subscribe(self, handler: Handler) -> None:
         with self._lock:
             self._handlers.append(handler)

@@ -160,7 +160,9 @@ def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fiel
         lifecycle.check_job(source, target)
     moved = session.execute(
         update(_JOBS)
-        .where(_JOBS.c.id == job_id, _JOBS.c.status.in_([s.value for s in sources]))
+        .where(_JOBS.c.id == job_id, _JOBS.c.status == sources[0].value if len(sources) == 1
+               # One expected status is a plain comparison: an IN list is rendered anew at every run.
+               else _JOBS.c.status.in_([s.value for s in sources]))
         .values(status=target.value, **fields)).rowcount == 1
     if moved:
         _expire_loaded(session, ExtractionJob, job_id, {"status": target.value, **fields})

@@ -88,6 +88,24 @@ def test_an_event_published_by_one_process_reaches_a_handler_in_another(
     assert inbox.events == [event]
 
 
+def test_events_published_together_reach_another_process_in_order(make_bus, redis_url, redis_channel):
+    # A worker's batch settles several documents in one commit and sends their events at once.
+    inbox = Inbox()
+    started_listener(make_bus, redis_url, redis_channel, inbox)
+    publisher = make_bus(RedisBus, redis_url, redis_channel)
+
+    events = [{"document_id": n, "status": "VERIFIED"} for n in range(3)]
+    assert publisher.publish_many(events) is True
+
+    assert inbox.wait_for(3)
+    assert inbox.events == events
+
+
+def test_events_published_together_to_an_unreachable_redis_return_false(make_bus):
+    bus = make_bus(RedisBus, UNREACHABLE, "unused")
+    assert bus.publish_many([{"document_id": 1}, {"document_id": 2}]) is False
+
+
 def test_a_handler_that_raises_does_not_stop_later_events(make_bus, redis_url, redis_channel):
     inbox = Inbox()
     started_listener(make_bus, redis_url, redis_channel, explode, inbox)
