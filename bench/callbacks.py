@@ -10,8 +10,10 @@ Set-up (not measured): documents are uploaded through the API and submitted to a
 accepts every job and never reports back (bench/silent_extractor.py), so they wait in EXTRACTING
 on accepted jobs; each delivery is a `job.completed` for one of those jobs.
 
-Measured, in this order: the bare signed endpoint, then the callback endpoint, the same deliveries
-in the same order from the same client threads. With `--worker neither` (the default) the worker
+Measured in interleaved rounds (`--rounds`, default 4): a share of the deliveries to the bare signed
+endpoint, then the same share, in the same order from the same client threads, to the callback
+endpoint, and so on; the figures add the rounds up. This machine's speed drifts over minutes, and
+alternating puts the drift on both halves alike. With `--worker neither` (the default) the worker
 is frozen (SIGSTOP) during both, so both halves have the machine's two cores to themselves; the
 deliveries are then applied once it is let go. With `--worker both` it runs throughout, so the
 callback half shares the cores with the worker applying its deliveries (the bare half's worker
@@ -37,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from bench._stack import SAMPLES, Stack, Uploader, wait_until
-from bench.cpu import leadflow_ms, report
+from bench.cpu import Rounds, leadflow_ms, report
 from leadflow.extraction import webhooks
 
 DEFAULT_DELIVERIES = 2000
@@ -78,10 +80,19 @@ def main(argv=None) -> int:
         say(f"{len(bodies)} deliveries ready ({len(bodies) - unique} duplicates) for {unique} real jobs; "
             f"worker {'frozen during both halves' if args.worker == 'neither' else 'running during both halves'}")
 
-        with stack.cpu_meter() as bare_cpu:
-            bare = run(bare_url, secret, bodies, args.threads)
-        with stack.cpu_meter() as real_cpu:
-            real = run(real_url, secret, bodies, args.threads)
+        # Interleaved rounds, each a share of the deliveries to the bare endpoint and then the same
+        # share to the callback endpoint: the machine's speed drifts over minutes (other tenants
+        # of its cores), and alternating puts that drift on both halves alike.
+        bare_rounds, real_rounds, bare_meters, real_meters = [], [], [], []
+        for share in rounds(bodies, args.rounds):
+            with stack.cpu_meter() as meter:
+                bare_rounds.append(run(bare_url, secret, share, args.threads))
+            bare_meters.append(meter)
+            with stack.cpu_meter() as meter:
+                real_rounds.append(run(real_url, secret, share, args.threads))
+            real_meters.append(meter)
+        bare, real = Result.together(bare_rounds), Result.together(real_rounds)
+        bare_cpu, real_cpu = Rounds(bare_meters), Rounds(real_meters)
         recorded = stack.sql("SELECT count(*) FROM callback_deliveries WHERE id NOT LIKE 'warm%%'")[0][0]
 
         with stack.cpu_meter() as apply_cpu:
@@ -113,7 +124,7 @@ def main(argv=None) -> int:
     print("\n-- worker applying the deliveries --\n"
           + report(apply_cpu, unique, "delivery", f"{applied / max(apply_seconds, 1e-9):.0f} applied/s", "deliveries"))
     print(f"\n  reproduce: .venv/bin/python -m bench.callbacks --deliveries {args.deliveries} "
-          f"--threads {args.threads} --seed {args.seed} --worker {args.worker}")
+          f"--threads {args.threads} --seed {args.seed} --worker {args.worker} --rounds {args.rounds}")
     ok = real.errors == 0 and bare.errors == 0 and recorded == unique and applied == unique
     return 0 if ok else 1
 
@@ -176,8 +187,15 @@ def wait_applied(stack: Stack, timeout: float) -> int:
                      "AND id NOT LIKE 'warm%%'")[0][0]
 
 
+def rounds(bodies: list, count: int) -> list[list]:
+    """`bodies` cut into `count` consecutive shares (a duplicate still comes after its first)."""
+    size = -(-len(bodies) // max(count, 1))
+    return [bodies[start:start + size] for start in range(0, len(bodies), size)]
+
+
 class Result:
     def __init__(self, latencies: list[float], codes: dict[int, int], seconds: float):
+        self.latencies, self.seconds = latencies, seconds
         self.codes = codes
         self.errors = sum(n for code, n in codes.items() if code not in (200, 202))
         ok = sum(n for code, n in codes.items() if code in (200, 202))
@@ -185,6 +203,16 @@ class Result:
         ordered = sorted(latencies)
         self.p50 = statistics.median(ordered) * 1000
         self.p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+
+    @classmethod
+    def together(cls, results: list["Result"]) -> "Result":
+        """Rounds as one result: their requests over the seconds they ran (the gaps between
+        rounds are not counted)."""
+        codes: dict[int, int] = {}
+        for result in results:
+            for code, n in result.codes.items():
+                codes[code] = codes.get(code, 0) + n
+        return cls([t for result in results for t in result.latencies], codes, sum(r.seconds for r in results))
 
 
 def run(url: str, secret: str, bodies: list[tuple[str, bytes]], threads: int) -> Result:
@@ -240,6 +268,8 @@ def parse_args(argv):
     parser.add_argument("--upload-threads", type=int, default=8)
     parser.add_argument("--worker", choices=("neither", "both"), default="neither",
                         help="the dramatiq worker frozen during both halves (neither) or running in both")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="interleaved rounds of bare then callback endpoint, each a share of the deliveries")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--source", default="worktree", help="what code to run: worktree or a git revision")

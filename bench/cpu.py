@@ -156,6 +156,21 @@ class Meter:
         self.stop()
 
 
+class Rounds:
+    """The figures of several meters added up, read like one Meter's (`leadflow_ms`, `report`): a
+    benchmark that measures two things in interleaved rounds, so that the machine's drift over
+    minutes falls on both alike."""
+
+    def __init__(self, meters: list[Meter]):
+        self.seconds: dict[str, float] = {}
+        for meter in meters:
+            for group, seconds in meter.seconds.items():
+                self.seconds[group] = self.seconds.get(group, 0.0) + seconds
+        self.wall = sum(meter.wall for meter in meters)
+        self.background = sum(meter.background for meter in meters)
+        self.database = meters[0].database if meters else None
+
+
 def account(first: dict, last: dict, alive: dict[int, tuple[ProcStat, bytes]]) -> dict[str, float]:
     """CPU seconds per group from the first and last sample of each process.
 
