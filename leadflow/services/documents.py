@@ -4,7 +4,7 @@ import logging
 import re
 from datetime import timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from leadflow import outbox, scoping
@@ -210,18 +210,25 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
 
 
 _DOCUMENTS = Document.__table__
+# A client's cases (two are enough to tell one from several), built once: every upload asks.
+_CLIENT_CASES = select(Workspace.__table__.c.id, Workspace.__table__.c.brokerage_id).join(
+    WorkspaceMember.__table__, WorkspaceMember.__table__.c.workspace_id == Workspace.__table__.c.id).where(
+    WorkspaceMember.__table__.c.user_id == bindparam("user_id")).limit(2)
 
 
-def _workspace_for_upload(session: Session, user: User, workspace_id) -> Workspace | None:
+def _workspace_for_upload(session: Session, user: User, workspace_id):
+    """The case an upload goes into, as a plain row (`id`, `brokerage_id`: all an upload needs of
+    it), or None for none; NotFound for a case the user may not upload into."""
+    cases = Workspace.__table__
+    members = WorkspaceMember.__table__
     if workspace_id in (None, ""):
         if user.is_platform_admin:
             raise InvalidInput("A platform admin must name the workspace to upload into.")
         if user.role == Role.CLIENT:
             # A client with one case uploads into it without having to say so.
-            cases = list(session.scalars(select(Workspace).join(WorkspaceMember)
-                                         .where(WorkspaceMember.user_id == user.id).limit(2)))
-            if len(cases) == 1:
-                return cases[0]
+            mine = session.execute(_CLIENT_CASES, {"user_id": user.id}).all()
+            if len(mine) == 1:
+                return mine[0]
         return None
     if isinstance(workspace_id, str) and re.fullmatch(r"\s*\d{1,12}\s*", workspace_id):
         workspace_id = int(workspace_id)
@@ -229,13 +236,13 @@ def _workspace_for_upload(session: Session, user: User, workspace_id) -> Workspa
         raise InvalidInput("workspace_id must be a number.")
     if not 1 <= workspace_id <= MAX_ID:
         raise NotFound("No such workspace.")
-    query = select(Workspace).where(Workspace.id == workspace_id)
+    query = select(cases.c.id, cases.c.brokerage_id).where(cases.c.id == workspace_id)
     if not user.is_platform_admin:
-        query = query.where(Workspace.brokerage_id == user.brokerage_id)
+        query = query.where(cases.c.brokerage_id == user.brokerage_id)
         if user.role == Role.CLIENT:
-            query = query.where(Workspace.id.in_(
-                select(WorkspaceMember.workspace_id).where(WorkspaceMember.user_id == user.id)))
-    workspace = session.scalar(query)
+            query = query.where(cases.c.id.in_(
+                select(members.c.workspace_id).where(members.c.user_id == user.id)))
+    workspace = session.execute(query).first()
     if workspace is None:
         raise NotFound("No such workspace.")
     return workspace

@@ -80,27 +80,16 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
         # message comes back to ask (the tenant and state checks happen when it is over).
         return Outcome.WAITING_FOR_CAPACITY
     document = scoping.claimable_in_brokerage(session, document_id, brokerage_id)
-    if document is None:
-        if scoping.document_belongs_elsewhere(session, document_id, brokerage_id):
-            raise TenantMismatch(f"document {document_id} is not in brokerage {brokerage_id}")
-        return Outcome.SKIPPED_MISSING
-    if document.status in (Status.VERIFIED, Status.REJECTED, Status.ACTION_REQUIRED):
-        return Outcome.SKIPPED_TERMINAL
-    if document.status != Status.PENDING:
-        return Outcome.SKIPPED_NOT_PENDING
-    if document.job_status == JobStatus.CREATED and document.job_deadline_at is not None \
-            and document.job_deadline_at > ports.clock.now():
-        # A copy of its message, or a sweep that enqueued a brokerage's PENDING documents:
-        # its automatic retry has a time (`is_scheduled`), and that is when the retries sweep sends it.
-        return Outcome.NOT_DUE
-    if known_down(ports):
-        # Storage or the reader is known to be down: claiming would only spend an attempt on
-        # our outage. The caller sends the message again later; the document stays PENDING.
-        return Outcome.WAITING_FOR_SERVICE
+    unclaimable = _unclaimable(session, ports, document_id, brokerage_id, document)
+    if unclaimable is not None:
+        # Only read: the transaction ends with a commit, as a rollback makes the driver drop
+        # every statement it prepared on the connection, and most such messages end here.
+        session.commit()
+        return unclaimable
     remembered, pages, storage_key = document.precheck, document.page_count, document.storage_key
     claimed = transitions.claim(session, document_id)
     if claimed is None:
-        outbox.rollback(session)
+        session.commit()  # the claim matched no row: nothing was written
         return Outcome.SKIPPED_NOT_PENDING
     storage_breaker = breaker.for_ports(ports, "storage")
     try:
@@ -152,6 +141,29 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
             log.info("document %s waits for storage: %s", document_id, exc)
             return Outcome.WAITING_FOR_SERVICE
         raise
+
+
+def _unclaimable(session: Session, ports: Ports, document_id: str, brokerage_id: int, document) -> Outcome | None:
+    """Why the document read for a claim (`scoping.claimable_in_brokerage`) is not claimed now,
+    or None when it is to be claimed."""
+    if document is None:
+        if scoping.document_belongs_elsewhere(session, document_id, brokerage_id):
+            raise TenantMismatch(f"document {document_id} is not in brokerage {brokerage_id}")
+        return Outcome.SKIPPED_MISSING
+    if document.status in (Status.VERIFIED, Status.REJECTED, Status.ACTION_REQUIRED):
+        return Outcome.SKIPPED_TERMINAL
+    if document.status != Status.PENDING:
+        return Outcome.SKIPPED_NOT_PENDING
+    if document.job_status == JobStatus.CREATED and document.job_deadline_at is not None \
+            and document.job_deadline_at > ports.clock.now():
+        # A copy of its message, or a sweep that enqueued a brokerage's PENDING documents:
+        # its automatic retry has a time (`is_scheduled`), and that is when the retries sweep sends it.
+        return Outcome.NOT_DUE
+    if known_down(ports):
+        # Storage or the reader is known to be down: claiming would only spend an attempt on
+        # our outage. The caller sends the message again later; the document stays PENDING.
+        return Outcome.WAITING_FOR_SERVICE
+    return None
 
 
 def known_down(ports: Ports) -> bool:
