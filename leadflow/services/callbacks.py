@@ -29,7 +29,7 @@ from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, St
 from leadflow.domain.verification import Applicant, Extraction, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
-from leadflow.models import CallbackDelivery, Document, DocumentVersion, ExtractionJob, utcnow
+from leadflow.models import CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, utcnow
 from leadflow.ports import Ports
 from leadflow.services import pipeline, transitions, version_store
 
@@ -39,14 +39,11 @@ PROCESS_ACTOR = "process-delivery"
 # A job the service says it is still working on gets up to this many deadlines in all.
 BUSY_DEADLINES = 6
 # Deliveries one process-delivery message applies in one transaction: its own and others that
-# wait, so a burst of callbacks costs a commit per batch, not one per callback. A batch takes no
-# brokerage-wide lock until its commit (the status counts are written then, leadflow.services.counts,
-# in one order); when it locked its brokerages' count rows from the start, 20 made the pipeline's
-# other transitions queue behind it (bench-pipeline's upload-to-settled p50 from 1.6 s to 11.9 s).
-BATCH_SIZE = 8
-# Fresh deliveries one nudge names (`record_all`): fewer than a batch, so that a burst of
-# receipts makes nudges that several worker threads take at once, each filling its batch.
-NUDGE_SIZE = 4
+# wait, so a burst of callbacks costs a commit per batch, not one per callback. Small, because a
+# batch holds its brokerages' status count rows (hot rows every status change writes) until it
+# commits: with 20, the pipeline's other transitions queued behind them (bench-pipeline's
+# upload-to-settled p50 went from 1.6 s to 11.9 s).
+BATCH_SIZE = 4
 # A delivery of a batch that met a lock conflict is sent again this much later.
 RETRY_IN_BATCH_MS = 1000
 
@@ -119,10 +116,10 @@ def record_all(session: Session, deliveries: Sequence[Delivery]) -> list[Receipt
         if first:
             fresh.append(delivery.id)
         receipts.append(Receipt(delivery.id, duplicate=not first))
-    # A nudge per NUDGE_SIZE fresh deliveries: fewer messages than deliveries, and nudges that
-    # several worker threads can take at once.
+    # A nudge per batch the worker applies in one transaction: fewer messages than deliveries,
+    # and batches that several worker threads can take at once.
     outbox.dispatch([DeliveryReceived(batch[0], tuple(batch[1:]))
-                     for batch in (fresh[start:start + NUDGE_SIZE] for start in range(0, len(fresh), NUDGE_SIZE))])
+                     for batch in (fresh[start:start + BATCH_SIZE] for start in range(0, len(fresh), BATCH_SIZE))])
     return receipts
 
 
@@ -211,6 +208,7 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
             .order_by(deliveries.c.received_at).limit(limit - len(named_ids))
             .with_for_update(of=deliveries, skip_locked=True)).all()
     claimed = list(named) + list(others)
+    _lock_counts(session, [d.job_id for d in claimed if d.job_id])
     outcomes: dict[str, str] = {}
     problem: Exception | None = None
     early: list[DeliveryTooEarly] = []
@@ -248,6 +246,19 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
         raise DeliveryTooEarly("; ".join(str(exc) for exc in early),
                                [i for exc in early for i in exc.delivery_ids])
     return outcomes
+
+
+def _lock_counts(session: Session, job_ids: list[str]) -> None:
+    """Lock the status count rows of the batch's brokerages, in one order, before any transition.
+
+    A batch moves many documents and holds each count row it bumps until it commits; taken one by
+    one as the deliveries come, two batches would take them in different orders and deadlock."""
+    if not job_ids:
+        return
+    jobs, status_counts = ExtractionJob.__table__, DocumentStatusCount.__table__
+    brokerages = select(jobs.c.brokerage_id).where(jobs.c.id.in_(job_ids)).distinct()
+    session.execute(select(status_counts.c.brokerage_id).where(status_counts.c.brokerage_id.in_(brokerages))
+                    .order_by(status_counts.c.brokerage_id, status_counts.c.status).with_for_update())
 
 
 def _apply_one(session: Session, ports: Ports, delivery) -> str:

@@ -312,7 +312,7 @@ class PipelineModel(RuleBasedStateMachine):
         if handling == "lost_enqueue" or not fresh:
             assert not nudges, f"nudged {nudges}"
             return
-        assert len(fresh) <= callbacks.NUDGE_SIZE and len(nudges) == 1 and _named(nudges[0]) == fresh, nudges
+        assert len(fresh) <= callbacks.BATCH_SIZE and len(nudges) == 1 and _named(nudges[0]) == fresh, nudges
         if handling == "leave_queued":
             self.world.queue.put(nudges[0])
         else:

@@ -381,7 +381,7 @@ def test_deliveries_received_together_are_recorded_by_one_commit_with_a_nudge_pe
     assert [(r.delivery_id, r.duplicate) for r in receipts] == [
         ("msg_0", True), ("msg_1", False), ("msg_2", False), ("msg_2", True), ("msg_3", False), ("msg_4", False),
         ("msg_5", False)]
-    # The five new ones in nudges of at most NUDGE_SIZE (4), each naming what it applies.
+    # The five new ones in nudges of at most BATCH_SIZE (4), each naming what it applies.
     assert events.of(DeliveryReceived) == [DeliveryReceived("msg_1", ("msg_2", "msg_3", "msg_4")),
                                            DeliveryReceived("msg_5")]
     rows = world.session.query(CallbackDelivery).filter(CallbackDelivery.id != "msg_0").all()
