@@ -160,6 +160,11 @@ def process(session: Session, ports: Ports, delivery_id: str) -> str:
         return "unknown delivery"
     if delivery.processed_at is not None:
         return f"already processed: {delivery.outcome}"
+    if delivery.job_id:
+        # As a batch does, before any row of the job or document: a batch holding these count
+        # rows and waiting for this job's row, while this waited at its commit for the count rows,
+        # was a deadlock (the deadline sweep's polled answer racing the job's own callback).
+        _lock_counts(session, [delivery.job_id])
     try:
         outcome = _apply(session, ports, delivery)
         if outcome.startswith("applied"):
