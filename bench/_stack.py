@@ -18,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+from datetime import datetime, timezone
 import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -87,6 +88,15 @@ def wait_until(predicate, timeout: float, message: str, interval: float = 0.2):
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {message}")
         time.sleep(interval)
+
+
+# The day the sample documents are current on (their expected results' `as_of`).
+SAMPLES_CURRENT_ON = datetime(2026, 11, 15, 12, 0, 0)
+
+
+def clock_offset_to(moment: datetime) -> int:
+    """LEADFLOW_CLOCK_OFFSET_SECONDS that makes it `moment` now, for every process of a run."""
+    return round((moment - datetime.now(timezone.utc).replace(tzinfo=None)).total_seconds())
 
 
 class Stack:
@@ -171,6 +181,9 @@ class Stack:
             "SECRET_KEY": secrets.token_urlsafe(32),
             "LEADFLOW_INSTANCE_DIR": str(self.dir / "instance"),
             "LEADFLOW_DEMO_PASSWORD": secrets.token_urlsafe(12),
+            # The sample documents were issued to be current on one day (their `as_of`); on the
+            # real date a run's verdicts would change as they age.
+            "LEADFLOW_CLOCK_OFFSET_SECONDS": str(clock_offset_to(SAMPLES_CURRENT_ON)),
             **self.extra_env,
         }
         if self.redis_port is not None:

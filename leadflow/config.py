@@ -168,4 +168,8 @@ def load() -> dict:
         "TRUSTED_PROXY_COUNT": _int("TRUSTED_PROXY_COUNT", 0),
         # Bearer token Prometheus sends to /metrics; unset, /metrics answers loopback only.
         "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
+        # Seconds added to the real time for every timestamp and date rule (negative: the past), the
+        # same in every process, for tests and benchmarks whose documents were issued on known
+        # dates. Unset or 0: the real time.
+        "CLOCK_OFFSET_SECONDS": float(os.environ.get("LEADFLOW_CLOCK_OFFSET_SECONDS") or 0),
     }

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from bench._stack import clock_offset_to
 from tests.conftest import SAMPLES
-from tests.plugins.live import Api, WebSocketClient, free_port, wait_until
+from tests.plugins.live import TODAY, Api, WebSocketClient, free_port, wait_until
 from tests.plugins.postgres import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,6 +90,8 @@ def stack(redis_url, s3_endpoint, tmp_path_factory):
             "SECRET_KEY": secrets.token_urlsafe(32),
             "LEADFLOW_INSTANCE_DIR": str(tmp / "instance"),
             "LEADFLOW_DEMO_PASSWORD": PASSWORD,
+            # The samples' documents are current on TODAY; later, a bank statement is too old.
+            "LEADFLOW_CLOCK_OFFSET_SECONDS": str(clock_offset_to(TODAY)),
         }
         env.pop("CI", None)
         s = Stack(env, tmp)
