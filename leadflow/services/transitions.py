@@ -26,7 +26,7 @@ from leadflow.services import counts
 
 _DOCUMENTS = Document.__table__
 _JOBS = ExtractionJob.__table__
-# One audit row (also an upload's first); its compiled form is cached for the keys given (SQLAlchemy's statement cache).
+# One audit row (an upload's first too); compiled once per set of keys given (SQLAlchemy's cache).
 ADD_AUDIT = insert(AuditEntry.__table__)
 
 
@@ -117,8 +117,8 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
     for brokerage_id, moved in moved_per_brokerage.items():
         counts.bump(session, brokerage_id, {source.value: -moved, target.value: +moved})
     session.execute(ADD_AUDIT, [
-        {"document_id": row.id, "actor_id": None, "action": action, "from_status": source.value, "to_status": target.value,
-         "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
+        {"document_id": row.id, "actor_id": None, "action": action, "from_status": source.value,
+         "to_status": target.value, "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
     return [row.id for row in rows]
 
 
