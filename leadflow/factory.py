@@ -25,7 +25,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
     if app.config.get("CLOCK_OFFSET_SECONDS"):
-        _set_clock_back(app.config["CLOCK_OFFSET_SECONDS"])
+        _offset_clock(app.config["CLOCK_OFFSET_SECONDS"])
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"), include_object=_tracked_by_models)
@@ -104,7 +104,7 @@ def _register_error_pages(app: Flask) -> None:
         return respond(error.code, code, error.name, message)
 
 
-def _set_clock_back(seconds: float) -> None:
+def _offset_clock(seconds: float) -> None:
     """LEADFLOW_CLOCK_OFFSET_SECONDS: this process's clock runs that far from the real time. An
     offset rather than a moment, so that processes started at different times agree on now."""
     from datetime import timedelta

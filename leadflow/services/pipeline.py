@@ -154,10 +154,9 @@ def _unclaimable(session: Session, ports: Ports, document_id: str, brokerage_id:
         return Outcome.SKIPPED_TERMINAL
     if document.status != Status.PENDING:
         return Outcome.SKIPPED_NOT_PENDING
-    if document.job_status == JobStatus.CREATED and document.job_deadline_at is not None \
-            and document.job_deadline_at > ports.clock.now():
+    if is_scheduled(document.job_status, document.job_deadline_at) and document.job_deadline_at > ports.clock.now():
         # A copy of its message, or a sweep that enqueued a brokerage's PENDING documents:
-        # its automatic retry has a time (`is_scheduled`), and that is when the retries sweep sends it.
+        # its automatic retry has a time, and that is when the retries sweep sends it.
         return Outcome.NOT_DUE
     if known_down(ports):
         # Storage or the reader is known to be down: claiming would only spend an attempt on
@@ -508,9 +507,9 @@ def _system_failures(session: Session, document_id: str) -> int:
     return session.scalar(query) or 0
 
 
-def is_scheduled(job: ExtractionJob) -> bool:
-    """A scheduled retry: created, with the time it is due (see `system_failure`)."""
-    return job.status == JobStatus.CREATED and job.deadline_at is not None
+def is_scheduled(job_status: str | None, deadline_at) -> bool:
+    """A job that is a scheduled retry: created, with the time it is due (see `system_failure`)."""
+    return job_status == JobStatus.CREATED and deadline_at is not None
 
 
 def _is_storage_failure(exc: BaseException) -> bool:
