@@ -9,6 +9,8 @@ PYBABEL := $(VENV)/bin/pybabel
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 PORT ?= 5000
 HOST ?= 127.0.0.1
+# The suite runs in this many processes (pytest-xdist); 0 runs it in this one.
+TEST_PROCESSES ?= 2
 
 .PHONY: run test eval-extraction system-run system-test services clean i18n-extract i18n-update i18n-compile
 
@@ -37,7 +39,7 @@ run: $(VENV)/.runtime system-run $(CATALOGS)
 	$(FLASK) leadflow serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev system-test services $(CATALOGS)
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_PROCESSES)
 
 # The words: message ids from the code and templates (babel.cfg) into translations/messages.pot,
 # merged into each language's .po (translate the new entries there), compiled to .mo.
