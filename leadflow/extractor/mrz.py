@@ -21,7 +21,8 @@ from leadflow.extractor.errors import InternalError
 FORMATS = {"TD1": (3, 30), "TD2": (2, 36), "TD3": (2, 44)}  # lines, characters per line
 WEIGHTS = (7, 3, 1)
 CANDIDATE = re.compile(r"^[A-Z0-9<]{25,48}$")
-TO_DIGIT = str.maketrans({"O": "0", "Q": "0", "D": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "B": "8", "G": "6"})
+TO_DIGIT = str.maketrans({"O": "0", "Q": "0", "D": "0", "U": "0", "I": "1", "L": "1", "Z": "2", "S": "5", "B": "8",
+                          "G": "6", "A": "4"})
 TO_LETTER = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "8": "B", "6": "G"})
 # ICAO 9303 Part 3 state codes: ISO 3166-1 alpha-3, Germany's "D", and the codes ICAO adds (UTO is
 # the specimen state). OCR misreads a letter of a code as a look-alike; a code that names no state
@@ -144,6 +145,9 @@ def fit(line: str, width: int) -> str:
 def parse_mrz(lines: list[str], fmt: str) -> MRZ | None:
     if lines[0][:1] == "1":  # OCR reads the document code I as the digit one (classify.py reads it so too)
         lines = ["I" + lines[0][1:], *lines[1:]]
+    # Dates and check digits hold digits only (ICAO 9303 Part 3): a letter there is OCR's look-alike
+    # of a digit, in the composite too (its check digit weighs the fields' check digits).
+    lines = _digits_where_numeric(lines, fmt)
     if fmt == "TD1":
         l1, l2, l3 = lines
         number, number_check = l1[5:14], l1[14]
@@ -200,6 +204,24 @@ def parse_mrz(lines: list[str], fmt: str) -> MRZ | None:
         checks=checks,
         lines=tuple(lines),
     )
+
+
+# Where a zone holds digits only (line, start, end): dates and check digits.
+NUMERIC = {"TD1": ((0, 14, 15), (1, 0, 7), (1, 8, 15), (1, 29, 30)),
+           "TD2": ((1, 9, 10), (1, 13, 20), (1, 21, 28), (1, 35, 36)),
+           "TD3": ((1, 9, 10), (1, 13, 20), (1, 21, 28), (1, 42, 44))}
+
+
+def _digits_where_numeric(lines: list[str], fmt: str) -> list[str]:
+    lines = list(lines)
+    spans = NUMERIC.get(fmt, ())
+    if lines[0][:1] == "V":  # a visa's line ends in optional data, not in check digits
+        spans = spans[:-1]
+    for index, start, end in spans:
+        if index < len(lines):
+            line = lines[index]
+            lines[index] = line[:start] + line[start:end].translate(TO_DIGIT) + line[end:]
+    return lines
 
 
 def _state(code: str) -> str:
