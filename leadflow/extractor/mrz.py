@@ -338,7 +338,9 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS, band=N
     # Of reads passing as many checks the earliest (the page's own first): two reads that both pass
     # yet differ have one wrong by chance, and the page's own read came first. Names may still come
     # from a cleaner read.
-    best = _with_cleanest_names(max(reads, key=_score), reads)
+    # A read with clean names beats one as valid with garbled names: the garbled one misread more,
+    # and two misread characters can pass a check digit together.
+    best = _with_cleanest_names(max(reads, key=lambda read: (*_score(read), not _doubtful_names(read))), reads)
     best = _with_known_states(best, reads)
     return None if best is start else best
 
