@@ -58,6 +58,9 @@ class MRZ:
     checks: dict[str, bool]
     lines: tuple[str, ...] = ()  # the zone as read, each line at its format's width
     names_misfit: bool = False  # the name line as read had the wrong length: a name may be misread
+    # Another read of the zone on the page differs in the document number, and its characters
+    # combine into more than one number passing every check digit: the number cannot be told.
+    number_disputed: bool = False
     repaired: bool = False  # one look-alike put right: the only change that makes every check pass
 
     @property
@@ -83,12 +86,15 @@ def find_mrz(text: str) -> MRZ | None:
     lines = [clean(raw) for raw in text.splitlines()]
     lines = [line for line in lines if CANDIDATE.match(line)]
     best = None  # the zone passing most checks with the least padding; the last on the page first
+    reads = []  # every zone as read, unrepaired: other reads of the same zone are evidence
     for fmt, (count, width) in (("TD3", FORMATS["TD3"]), ("TD2", FORMATS["TD2"]), ("TD1", FORMATS["TD1"])):
         for end in range(len(lines), count - 1, -1):
             block = lines[end - count:end]
             # The first line always has fillers; a visa's second line may have none.
             if "<" in block[0] and all(_fits(line, width) for line in block):
                 parsed = parse_mrz([fit(line, width) for line in block], fmt)
+                if parsed:
+                    reads.append(parsed)
                 if parsed and not parsed.valid:
                     parsed = (_repair(block, width, fmt) or _look_alike_repair([fit(line, width) for line in block], fmt)
                               or parsed)
@@ -103,7 +109,7 @@ def find_mrz(text: str) -> MRZ | None:
                 rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
                 if parsed and (best is None or rank > best[0]):
                     best = (rank, parsed)
-    return best[1] if best else None
+    return _with_other_reads(best[1], reads, _printed_numbers(text, best[1])) if best else None
 
 
 def _fits(line: str, width: int) -> bool:
@@ -209,6 +215,89 @@ def _look_alike_repair(lines: list[str], fmt: str) -> MRZ | None:
     if len(passing) != 1:
         return None
     return replace(passing.popitem()[1], repaired=True)
+
+
+def _printed_numbers(text: str, zone: MRZ) -> list[str]:
+    """The document number as the page prints it outside the zone (a passport's "Passport No.", the
+    front of a German card): words as long as the zone's number that differ from it only by
+    look-alikes, at most three of them. Another print of the same number, read by another pass of
+    OCR in another font: where it reads a character otherwise, that is evidence, as another read
+    of the zone is."""
+    number = zone.document_number
+    if len(number) < 6 or not zone.lines:
+        return []
+    index, start, end = NUMBER_SPAN[zone.format]
+    if zone.lines[index][start:end] != number:
+        return []  # a short number padded with fillers: no word on the page lines up with it
+    found = []
+    for raw in text.splitlines():
+        if CANDIDATE.match(clean(raw)) or _fillers_read(raw):
+            continue  # a zone line
+        for word in re.findall(r"(?<![A-Za-z0-9])[A-Z0-9]{%d}(?![A-Za-z0-9])" % len(number), raw):
+            slips = [(a, b) for a, b in zip(word, number) if a != b]
+            if slips and len(slips) <= 3 and all(a in MISREAD_AS.get(b, "") or b in MISREAD_AS.get(a, "")
+                                                 for a, b in slips):
+                found.append(word)
+    return found
+
+
+def _with_other_reads(best: MRZ, reads: list[MRZ], printed: list[str] = ()) -> MRZ:
+    """`best`, judged by the page's other reads of the same zone (the page's own pass and the band's
+    re-read) and by the number printed elsewhere on the page: where they read the document number
+    or its check digit differently, every combination of the characters read is tried (only those:
+    no look-alike no read showed). One number passing every check is the number, however the reads
+    slipped; two or more mean the check digit cannot tell them apart (6 read as G, of one value),
+    and the number is disputed. A read with garbled names is no evidence against a clean one: it
+    misread more."""
+    index, start, end = NUMBER_SPAN[best.format]
+    same = [best.lines]
+    for read in reads:
+        if read is best or read.format != best.format or not read.lines:
+            continue
+        if _doubtful_names(read) and not _doubtful_names(best):
+            continue
+        lines = [_aligned(line, to) for line, to in zip(read.lines, best.lines)]
+        if _same_zone(lines, best.lines):
+            same.append(lines)
+    for word in printed:
+        lines = list(best.lines)
+        lines[index] = lines[index][:start] + word + lines[index][end:]
+        same.append(lines)
+    options = [sorted({lines[index][p] for lines in same}) for p in range(start, end + 1)]
+    if all(len(chars) == 1 for chars in options):
+        return best
+    combinations = 1
+    for chars in options:
+        combinations *= len(chars)
+    if combinations > MAX_COMBINATIONS:
+        return replace(best, number_disputed=True)
+    passing = {}
+    for chars in itertools.product(*options):
+        lines = list(best.lines)
+        lines[index] = lines[index][:start] + "".join(chars) + lines[index][end + 1:]
+        parsed = parse_mrz(lines, best.format)
+        if parsed is not None and parsed.valid:
+            passing[parsed.document_number] = parsed
+    if len(passing) > 1:
+        return replace(best, number_disputed=True)
+    if len(passing) == 1 and not best.valid:
+        found = passing.popitem()[1]
+        return replace(found, names_misfit=best.names_misfit, repaired=True)
+    return best
+
+
+def _aligned(line: str, to: str) -> str:
+    """`line` shifted by up to two characters (OCR's stray mark before a zone line, a dropped
+    character) to where most of its characters match `to`'s."""
+    def shifted(by: int) -> str:
+        return fit(line[by:], len(to)) if by >= 0 else fit("<" * -by + line, len(to))
+    return max((shifted(by) for by in (0, 1, -1, 2, -2)), key=lambda s: sum(a == b for a, b in zip(s, to)))
+
+
+def _same_zone(lines: list[str], best: tuple[str, ...]) -> bool:
+    """Whether `lines` are a read of the same zone as `best`: mostly the same characters."""
+    pairs = [(a, b) for x, y in zip(lines, best) for a, b in zip(x, y)]
+    return sum(a == b for a, b in pairs) >= 0.8 * max(1, len(pairs))
 
 
 def fit(line: str, width: int) -> str:

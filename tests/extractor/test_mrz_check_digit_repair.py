@@ -66,6 +66,40 @@ def test_a_number_failing_its_check_digit_is_not_reported_as_read():
     assert fields["birth_date"] == "1988-04-09"  # its own check digit passes
 
 
+def test_two_reads_slipping_in_different_places_combine_into_the_one_passing_number():
+    zone = td2("I", "NGA", holder("T7HX52KW3"))
+    first = misread(zone, 1, 4, "S")   # 5 read as S
+    second = misread(zone, 1, 5, "Z")  # 2 read as Z
+    assert not mrz.find_mrz("\n".join(first)).valid and not mrz.find_mrz("\n".join(second)).valid
+    found = mrz.find_mrz("\n".join(first) + "\n\n" + "\n".join(second))
+    assert found.valid and found.document_number == "T7HX52KW3"
+
+
+def test_two_reads_differing_where_a_check_digit_cannot_tell_leave_the_number_unread():
+    # 6 and G (16) pass alike: the band's re-read saying G and the page's pass saying 6 (with a slip
+    # elsewhere) leave two numbers that pass; neither is reported.
+    zone = td2("I", "NGA", holder("6TN4XF7J5"))
+    page = misread(zone, 1, 3, "A")  # 4 read as A: fails
+    band = misread(zone, 1, 0, "G")  # 6 read as G: passes, wrongly
+    assert mrz.find_mrz("\n".join(band)).valid
+    text = "\n".join(page) + "\n\n" + "\n".join(band)
+    assert mrz.find_mrz(text).number_disputed
+    fields = read(text)
+    assert fields.fields["document_number"] is None and fields.confidence["document_number"] == 0.0
+    assert fields.fields["birth_date"] == "1988-04-09"
+
+
+def test_a_read_with_garbled_names_is_no_evidence_against_a_clean_one():
+    # Two slips of the page's pass (8 as E, 4 as A) happen to pass the check digits together; its
+    # name line is garbage. The band's clean re-read is the zone.
+    zone = td1("ID", "BGR", holder("8FNC4737X"))
+    page = misread(misread(zone, 0, 5, "E"), 0, 9, "A")
+    page[2] = "LGORCUASPORESSMARIASIOSES<<<<<"
+    assert mrz.find_mrz("\n".join(page)).valid
+    found = mrz.find_mrz("\n".join(page) + "\n\n" + "\n".join(zone))
+    assert found.document_number == "8FNC4737X" and not found.number_disputed
+
+
 def test_look_alikes_are_never_tried_where_the_zone_shows_no_slip():
     # Trying every look-alike at every place of a failing number passes a wrong number about as often
     # as the right one when the slip is not a look-alike: none of these may come back repaired.
@@ -90,4 +124,4 @@ def test_look_alikes_are_never_tried_where_the_zone_shows_no_slip():
 def test_a_zone_read_as_printed_is_not_marked_repaired():
     zone = td1("ID", "D", holder("L01X00T47"))
     found = mrz.find_mrz("\n".join(zone))
-    assert found.valid and not found.repaired and found.lines == tuple(zone)
+    assert found.valid and not found.repaired and not found.number_disputed and found.lines == tuple(zone)

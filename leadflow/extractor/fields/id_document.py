@@ -58,10 +58,10 @@ def read(text: str) -> FieldsRead:
         "mrz_format": found.format,
         "mrz_valid": found.valid,
     }
-    # A number or date failing its own check digit was misread: unread (a person reads the
-    # document), never the misread value.
+    # A number or date failing its own check digit was misread, and one that another read of the
+    # zone contradicts cannot be told: unread (a person reads the document), never a guess.
     for name in ("document_number", "birth_date", "expiry_date"):
-        if not found.checks[name]:
+        if not found.checks[name] or (name == "document_number" and found.number_disputed):
             fields[name] = None
     if not found.valid:
         confidence = {name: FAILED for name in SCHEMAS}
