@@ -58,6 +58,11 @@ def read(text: str) -> FieldsRead:
         "mrz_format": found.format,
         "mrz_valid": found.valid,
     }
+    # A number or date failing its own check digit was misread, and one that another read of the
+    # zone contradicts cannot be told: unread (a person reads the document), never a guess.
+    for name in ("document_number", "birth_date", "expiry_date"):
+        if not found.checks[name] or (name == "document_number" and found.number_disputed):
+            fields[name] = None
     if not found.valid:
         confidence = {name: FAILED for name in SCHEMAS}
         confidence["mrz_format"] = confidence["mrz_valid"] = UNCHECKED  # what was read, and that it failed
@@ -70,6 +75,8 @@ def read(text: str) -> FieldsRead:
             "issuing_country": UNCHECKED if found.issuing_country in STATES else DOUBTFUL,
             "nationality": UNCHECKED if found.nationality in STATES else DOUBTFUL,
         }
+        if found.repaired:  # a look-alike put right: the one change every check digit accepts
+            confidence["document_number"] = confidence["birth_date"] = confidence["expiry_date"] = UNCHECKED
     confidence = {name: (confidence[name] if fields[name] not in (None, "") else 0.0) for name in SCHEMAS}
     return FieldsRead(fields, confidence, {name: {"label": "MRZ", "page": None} for name in SCHEMAS
                                            if fields[name] not in (None, "")})
