@@ -1,0 +1,40 @@
+"""The job sender's dedup keys: one message per document, and a waiting one is not presumed lost."""
+from datetime import timedelta
+
+import pytest
+from dramatiq.brokers.stub import StubBroker
+
+from leadflow import clock, jobs
+
+KEY = jobs.verification_key("d1")
+
+
+@pytest.fixture
+def sender():
+    broker = StubBroker()
+    broker.declare_queue(jobs.QUEUES["verify-document"])
+    yield jobs.BrokerJobSender(broker, jobs.MemoryDedup())
+    clock.reset()
+
+
+def sent(sender) -> int:
+    queue = jobs.QUEUES["verify-document"]
+    return sender.broker.queues[queue].qsize() + sender.broker.queues[f"{queue}.DQ"].qsize()
+
+
+def test_a_sweep_takes_over_the_key_of_a_message_presumed_lost(sender):
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY)
+    assert not sender.send("verify-document", "d1", 1, dedup_key=KEY), "one message per document"
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY, take_over=True)
+    assert sent(sender) == 2
+
+
+def test_a_message_waiting_for_a_busy_reader_is_not_taken_over_until_it_is_overdue(sender):
+    assert sender.send("verify-document", "d1", 1, 1, dedup_key=KEY, delay_ms=30_000)
+    assert not sender.send("verify-document", "d1", 1, dedup_key=KEY, take_over=True)
+    clock.shift(timedelta(seconds=30 + jobs.TAKE_OVER_GRACE_SECONDS - 5))
+    assert not sender.send("verify-document", "d1", 1, dedup_key=KEY, take_over=True), "due, but within grace"
+    assert sent(sender) == 1
+    clock.shift(timedelta(seconds=10))
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY, take_over=True), "overdue: presumed lost"
+    assert sent(sender) == 2
