@@ -1,0 +1,42 @@
+"""What the fresh layouts of 2026-12-01 taught the readers, each on a small document drawn here:
+wrapped form labels, a slip's title month, a lone "Name" label, letters that name the employee only
+in their window, salaries a contract calls yearly, label words inside running prose."""
+from leadflow.extractor.fields import parse, read_fields
+from leadflow.extractor.reading import read_document
+from tests.extractor.test_layout import layout_of, pdf
+
+
+def amount(raw: str) -> str | None:
+    return parse.amount(raw)
+
+
+def test_a_value_at_the_end_of_a_wrapped_labels_second_line_is_the_labels():
+    layout = layout_of((60, 100, "3."), (90, 100, "Bruttoarbeitslohn einschl. Sachbezüge"),
+                       (90, 111, "ohne 9. und 10."), (460, 111, "61.808,06"),
+                       (60, 124, "4."), (90, 124, "Einbehaltene Lohnsteuer von 3."), (460, 124, "10.111,42"))
+    found = layout.first("Bruttoarbeitslohn", amount)
+    assert (found.value, found.relation) == ("61808.06", "wrapped")
+
+
+def test_a_next_line_that_starts_with_a_capitalised_label_is_no_wrapped_label():
+    layout = layout_of((60, 100, "Gesamtbrutto"), (60, 111, "Lohnsteuer"), (460, 111, "722,81"))
+    assert layout.first("Gesamtbrutto", amount, below=False) is None
+
+
+def test_a_wage_tax_certificate_whose_gross_wages_label_wraps_is_read():
+    document = pdf((60, 60, "Ausdruck der elektronischen Lohnsteuerbescheinigung"),
+                   (330, 90, "Bescheinigungszeitraum"), (460, 90, "01.01.2025 - 31.12.2025"),
+                   (60, 140, "3."), (90, 140, "Bruttoarbeitslohn einschl. Sachbezüge"),
+                   (90, 151, "ohne 9. und 10."), (460, 151, "61.808,06"),
+                   (60, 164, "4."), (90, 164, "Einbehaltene Lohnsteuer von 3."), (460, 164, "10.111,42"),
+                   (60, 220, "Anschrift des Arbeitgebers"), (60, 234, "Elbtal Energie GmbH"),
+                   (60, 246, "Hafenstraße 4"), (60, 258, "20457 Hamburg"))
+    found = read_fields("wage_tax_certificate", read_document(document))
+    assert found.fields == {"year": 2025, "employer": "Elbtal Energie GmbH", "gross_wages": "61808.06",
+                            "wage_tax": "10111.42"}
+
+
+def test_a_label_word_inside_a_sentence_takes_no_value_from_the_line_below():
+    layout = layout_of((60, 100, "wir freuen uns, Sie in unserem Unternehmen als Controller/in zu"),
+                       (60, 112, "beschäftigen. Mit Ihrer Unterschrift kommt mit der Bodensee Mobility SE"))
+    assert layout.first("Unternehmen", parse.company_name) is None
