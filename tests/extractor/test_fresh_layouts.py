@@ -36,6 +36,11 @@ def test_a_wage_tax_certificate_whose_gross_wages_label_wraps_is_read():
                             "wage_tax": "10111.42"}
 
 
+def test_a_payroll_offices_return_address_with_bars_names_the_employer():
+    assert parse.sender("Elbtal Energie GmbH | Hafenstraße 4 | 20457 Hamburg\nHerrn\nRahul Sharma") == \
+        "Elbtal Energie GmbH"
+
+
 def test_a_label_word_inside_a_sentence_takes_no_value_from_the_line_below():
     layout = layout_of((60, 100, "wir freuen uns, Sie in unserem Unternehmen als Controller/in zu"),
                        (60, 112, "beschäftigen. Mit Ihrer Unterschrift kommt mit der Bodensee Mobility SE"))

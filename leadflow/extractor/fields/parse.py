@@ -327,8 +327,9 @@ def text_after(text: str, label: str, *, flags=re.IGNORECASE) -> str | None:
 def sender(text: str) -> str | None:
     """The sender from a DIN 5008 return-address line ("Firma AG · Straße 1 · 12345 Ort")."""
     for line in lines(text)[:40]:
-        for segment in segments(line):
-            parts = re.split(r"\s[·•]\s|\s-\s", segment)
+        # "Firma AG | Straße 1 | 12345 Ort": segments() splits at the bars, so the line as a whole too.
+        for segment in segments(line) + ([line] if " | " in line else []):
+            parts = re.split(r"\s[·•|]\s|\s-\s", segment)
             if len(parts) >= 3 and re.search(r"\b\d{5}\b", parts[-1]):
                 return parts[0].strip()
     return None
