@@ -41,6 +41,32 @@ def test_a_payroll_offices_return_address_with_bars_names_the_employer():
         "Elbtal Energie GmbH"
 
 
+def test_a_payslip_names_its_month_only_in_its_title():
+    document = pdf((60, 60, "Brutto-Netto-Abrechnung"), (60, 74, "Entgeltabrechnung 09.2026"),
+                   (60, 120, "Gesamt-Brutto"), (300, 120, "3.969,29"), (60, 134, "Netto-Verdienst"), (300, 134, "2.406,98"))
+    found = read_fields("payslip", read_document(document))
+    # Not only the flat reader's guess from the head of the page (0.65): the title labels it.
+    assert found.fields["period"] == "2026-09" and found.confidence["period"] >= 0.85
+    assert found.evidence["period"]["label"] == "Entgeltabrechnung"
+
+
+def test_a_payslip_heading_misread_fiir_still_gives_the_month():
+    document = pdf((60, 60, "Abrechnung fiir September 2026"), (60, 120, "Netto-Verdienst"), (300, 120, "2.406,98"))
+    found = read_fields("payslip", read_document(document))
+    assert found.fields["period"] == "2026-09" and found.confidence["period"] >= 0.85
+
+
+def test_an_english_payslip_with_a_bare_name_label_and_a_transfer_line():
+    document = pdf((60, 60, "Payslip"), (60, 100, "Name"), (140, 100, "Anna Kowalska"),
+                   (330, 100, "Pay period"), (420, 100, "Sep 2026"),
+                   (60, 140, "Gross salary"), (400, 140, "7,482.12"), (60, 154, "Net pay"), (400, 154, "4,291.83"),
+                   (60, 168, "Company car"), (400, 168, "-209.06"),
+                   (60, 182, "Transferred to your account"), (400, 182, "4,082.77"))
+    found = read_fields("payslip", read_document(document))
+    assert (found.fields["employee"], found.fields["period"]) == ("Anna Kowalska", "2026-09")
+    assert (found.fields["gross"], found.fields["net"], found.fields["payout"]) == ("7482.12", "4291.83", "4082.77")
+
+
 def test_a_label_word_inside_a_sentence_takes_no_value_from_the_line_below():
     layout = layout_of((60, 100, "wir freuen uns, Sie in unserem Unternehmen als Controller/in zu"),
                        (60, 112, "beschäftigen. Mit Ihrer Unterschrift kommt mit der Bodensee Mobility SE"))
