@@ -67,7 +67,37 @@ def test_an_english_payslip_with_a_bare_name_label_and_a_transfer_line():
     assert (found.fields["gross"], found.fields["net"], found.fields["payout"]) == ("7482.12", "4291.83", "4082.77")
 
 
+def test_an_offer_letter_names_the_employee_only_in_its_window_and_its_salary_per_year_in_brackets():
+    document = pdf((60, 50, "Bodensee Mobility SE"), (60, 90, "Bodensee Mobility SE · Goethestraße 75 · 80331 München"),
+                   (60, 110, "Herrn"), (60, 122, "Dr. Ahmed Haddad"), (60, 134, "Rosenheimer Straße 83"),
+                   (60, 146, "30159 Hannover"),
+                   (60, 200, "wir freuen uns, Sie ab dem 15. Februar 2020 in unserem Unternehmen als Controller zu"),
+                   (60, 212, "beschäftigen. Mit Ihrer Unterschrift kommt zwischen Ihnen und der Bodensee"),
+                   (60, 224, "Mobility SE ein unbefristeter Arbeitsvertrag zustande."),
+                   (60, 248, "1. Ihre Vergütung beträgt monatlich brutto EUR 6.666,67 (entspricht EUR 80.000,00"),
+                   (60, 260, "jährlich), zahlbar jeweils zum Monatsende."))
+    found = read_fields("employment_contract", read_document(document))
+    assert found.fields == {"employer": "Bodensee Mobility SE", "employee": "Ahmed Haddad", "start_date": "2020-02-15",
+                            "annual_salary": "80000.00"}
+
+
+def test_a_prose_contracts_yearly_salary_in_whole_euros_is_read():
+    document = pdf((60, 60, "Zwischen der Firma Neckarsulm Robotics GmbH, Türkenstraße 39, 80331 München, und"),
+                   (60, 72, "Herrn Rahul Sharma, wohnhaft Uhlandstraße 138, 04109 Leipzig, wird folgender"),
+                   (60, 84, "Arbeitsvertrag geschlossen: Das Arbeitsverhältnis beginnt mit Wirkung zum 01.06.2025."),
+                   (60, 108, "Der Mitarbeiter erhält ein jährliches Bruttogehalt von 66.000 €, das in zwölf"),
+                   (60, 120, "gleichen Teilen gezahlt wird."))
+    found = read_fields("employment_contract", read_document(document))
+    assert (found.fields["annual_salary"], found.fields["start_date"]) == ("66000.00", "2025-06-01")
+
+
 def test_a_label_word_inside_a_sentence_takes_no_value_from_the_line_below():
     layout = layout_of((60, 100, "wir freuen uns, Sie in unserem Unternehmen als Controller/in zu"),
                        (60, 112, "beschäftigen. Mit Ihrer Unterschrift kommt mit der Bodensee Mobility SE"))
     assert layout.first("Unternehmen", parse.company_name) is None
+
+
+def test_a_legal_form_at_the_end_of_a_sentence_names_only_the_capitalised_run_before_it():
+    assert parse.company_name("Mit Ihrer Unterschrift kommt zwischen Ihnen und der Bodensee Mobility SE") == \
+        "Bodensee Mobility SE"
+    assert parse.company_name("Spreebogen Consulting GmbH & Co. KG") == "Spreebogen Consulting GmbH & Co. KG"

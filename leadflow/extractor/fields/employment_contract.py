@@ -4,7 +4,8 @@ import re
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
-from leadflow.extractor.fields.finding import FLAT_LABEL, GUESS, Check, FieldsRead, Findings, label_test, lexicon
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings, label_test,
+                                               lexicon)
 from leadflow.extractor.fields.types import AMOUNT, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -28,10 +29,15 @@ START = re.compile(r"(?:beginnt\s+am|beginnt\s+zum|beginnt\s+mit\s+wirkung\s+zum
                    r"|mit\s+wirkung\s+(?:vom|zum|ab)|ab\s+dem|effective\s+(?:from|as\s+of))\s*([^\n]{0,40})",
                    re.IGNORECASE)
 ANNUAL = re.compile(r"(?:brutto)?jahres(?:brutto)?(?:gehalt|vergütung|entgelt|einkommen)"
+                    r"|jährliche[sn]?\s+(?:brutto\s?-?)?(?:gehalt|vergütung|entgelt|einkommen)"
                     r"|annual\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration|compensation)"
                     r"|yearly\s+(?:gross\s+)?salary", re.IGNORECASE)
+# An amount the text itself calls a year's: "(entspricht EUR 58.200,00 jährlich)", "62.400 € p.a.".
+PER_YEAR = re.compile(r"(?:jährlich|pro\s+jahr|im\s+jahr|p\.\s?a\.|per\s+year|per\s+annum|a\s+year|annually)"
+                      r"(?!\w)", re.IGNORECASE)
 MONTHLY = re.compile(r"(?:brutto)?monats(?:brutto)?(?:gehalt|vergütung|entgelt)|monatliche[sn]?\s+(?:brutto)?"
-                     r"(?:gehalt|vergütung|entgelt)|monthly\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration)",
+                     r"(?:gehalt|vergütung|entgelt)|monatlich\s+brutto"
+                     r"|monthly\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration)",
                      re.IGNORECASE)
 PAYMENTS = re.compile(r"\b(zwölf|dreizehn|vierzehn|twelve|thirteen|fourteen|12|13|14)\s+(?:gleichen\s+|equal\s+)?"
                       r"(?:monats(?:raten|gehälter|gehältern|zahlungen)|monthly)", re.IGNORECASE)
@@ -72,6 +78,11 @@ def parse(reading) -> FieldsRead:
     for employee in EMPLOYEE.finditer(flat):
         f.offer("employee", p.person_name(employee.group(1)), FLAT_LABEL - 0.1)
     f.offer("employer", p.company(text), GUESS)
+    # A letter that is the contract names the employee only in its address window.
+    f.offer("employer", p.sender(text), STRUCTURE)
+    f.offer("employee", p.addressee(text), STRUCTURE)
+    for line, page, _ in layout.address_blocks() if layout else ():
+        f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
     start = START.search(flat)
     if start:
         f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL)
@@ -106,9 +117,14 @@ def _organisation(raw: str) -> str | None:
 def _annual_salary(flat: str) -> str | None:
     m = ANNUAL.search(flat)
     if m:
-        value = p.amount(flat[m.end():m.end() + 60])
+        # Contracts print the year's pay in whole euros too ("von 62.400 €").
+        value = p.euros(flat[m.end():m.end() + 60])
         if value:
             return value
+    for m in PER_YEAR.finditer(flat):
+        before = p.amounts(flat[max(0, m.start() - 30):m.start()])
+        if before and Decimal(before[-1]) > 0:
+            return before[-1]
     m = MONTHLY.search(flat)
     if m:
         monthly = p.amount(flat[m.end():m.end() + 60])
