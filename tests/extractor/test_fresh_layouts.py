@@ -101,3 +101,8 @@ def test_a_legal_form_at_the_end_of_a_sentence_names_only_the_capitalised_run_be
     assert parse.company_name("Mit Ihrer Unterschrift kommt zwischen Ihnen und der Bodensee Mobility SE") == \
         "Bodensee Mobility SE"
     assert parse.company_name("Spreebogen Consulting GmbH & Co. KG") == "Spreebogen Consulting GmbH & Co. KG"
+
+
+def test_a_page_number_run_onto_the_banks_name_is_not_part_of_it():
+    from leadflow.extractor.fields.bank_statement import _bank
+    assert _bank("Stadtsparkasse Lindenau Seite 1/2\nKontoauszug") == "Stadtsparkasse Lindenau"
