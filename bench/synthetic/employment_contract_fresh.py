@@ -32,7 +32,7 @@ def prose_contract(rng: random.Random, spec: Spec) -> Draft:
     c = contract(rng)
     s = Sheet(rng.choice(("times", "dejavu-serif", "helvetica")), "Arbeitsvertrag")
     party = f"{fake.salutation(c.employee, 'accusative')} {c.employee.name}"
-    role = "Mitarbeiterin" if fake.salutation(c.employee) == "Frau" else "Mitarbeiter"
+    role, article = (("Mitarbeiterin", "Die") if fake.salutation(c.employee) == "Frau" else ("Mitarbeiter", "Der"))
     opening = (f"Zwischen der Firma {c.employer.name}, {c.employer.street}, {c.employer.city}, vertreten durch "
                f"die Geschäftsführung, {rng.choice(DIRECTORS)}, – im Folgenden „Arbeitgeberin“ genannt – und "
                f"{party}, geboren am {fake.day(_birthday(rng))}, wohnhaft {c.employee.street}, {c.employee.city}, – im "
@@ -46,11 +46,11 @@ def prose_contract(rng: random.Random, spec: Spec) -> Draft:
         ("§ 1 Beginn und Dauer", f"Das Arbeitsverhältnis beginnt mit Wirkung zum {fake.day(c.start)} und wird auf "
          "unbestimmte Zeit geschlossen. Die ersten sechs Monate gelten als Probezeit, in der beide Seiten mit einer "
          "Frist von zwei Wochen kündigen können."),
-        ("§ 2 Aufgaben", f"Die {role} wird als {c.role[0]} beschäftigt. Die Arbeitgeberin kann ihr andere "
-         "zumutbare Aufgaben übertragen, die ihren Fähigkeiten entsprechen."),
+        ("§ 2 Aufgaben", f"{article} {role} wird als {c.role[0]} beschäftigt. Die Arbeitgeberin kann andere "
+         "zumutbare Aufgaben übertragen, die den Fähigkeiten entsprechen."),
         ("§ 3 Arbeitszeit", f"Die regelmäßige Arbeitszeit beträgt {c.hours} Stunden in der Woche."),
-        ("§ 4 Vergütung", f"Die {role} erhält ein jährliches Bruttogehalt von {annual} €, das in zwölf gleichen "
-         "Teilen jeweils am letzten Werktag des Monats auf ein von ihr benanntes Konto gezahlt wird. Mit dem Gehalt "
+        ("§ 4 Vergütung", f"{article} {role} erhält ein jährliches Bruttogehalt von {annual} €, das in zwölf gleichen "
+         "Teilen jeweils am letzten Werktag des Monats auf das benannte Konto gezahlt wird. Mit dem Gehalt "
          "sind Überstunden bis zu zehn Stunden im Monat abgegolten."),
         ("§ 5 Urlaub", f"Der Urlaub beträgt {c.leave} Arbeitstage im Kalenderjahr."),
         ("§ 6 Schlussbestimmungen", "Änderungen dieses Vertrages bedürfen der Schriftform. Sollte eine Bestimmung "
