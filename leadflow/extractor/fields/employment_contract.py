@@ -43,6 +43,8 @@ PAYMENTS = re.compile(r"\b(zwölf|dreizehn|vierzehn|twelve|thirteen|fourteen|12|
                       r"(?:monats(?:raten|gehälter|gehältern|zahlungen)|monthly)", re.IGNORECASE)
 COUNT_WORDS = {"zwölf": 12, "dreizehn": 13, "vierzehn": 14, "twelve": 12, "thirteen": 13, "fourteen": 14}
 
+MONTHLY_SALARY = "monthly_salary"  # read for the cross-check only: not a field of the schema
+
 EMPLOYER_LABEL = lexicon("arbeitgeber(?:in)?", "employer", "firma", "unternehmen", "gesellschaft", "company")
 EMPLOYEE_LABEL = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", r"re:mitarbeiter(?:\s?/\s?in|\(in\)|in)?",
                          "employee", "name,? vorname", "beschäftigte[r]?")
@@ -56,13 +58,17 @@ IS_LABEL = label_test(EMPLOYER_LABEL, EMPLOYEE_LABEL, START_LABEL, ANNUAL_LABEL,
 
 CHECKS = (
     Check(("annual_salary",), lambda salary: Decimal("3000") <= Decimal(salary) <= Decimal("2000000")),
+    # A contract that states the month's pay and the year's: twelve to fourteen of the one make the
+    # other. When they disagree one was misread ("403.000,00" for "103.000,00"): a person looks.
+    Check(("annual_salary", MONTHLY_SALARY), lambda annual, monthly: Decimal("11.5") * Decimal(monthly)
+          <= Decimal(annual) <= Decimal("14.5") * Decimal(monthly)),
 )
 
 
 def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     flat = re.sub(r"\s*\n\s*", " ", text)  # contract prose wraps mid-sentence
-    f = Findings(SCHEMAS)
+    f = Findings([*SCHEMAS, MONTHLY_SALARY])
     f.look(layout, "employer", EMPLOYER_LABEL, p.company_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_LABEL, p.person_name, is_label=IS_LABEL)
     f.look(layout, "start_date", START_LABEL, p.iso_date, is_label=IS_LABEL)
@@ -87,6 +93,7 @@ def parse(reading) -> FieldsRead:
     if start:
         f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL)
     f.offer("annual_salary", _annual_salary(flat), FLAT_LABEL)
+    f.offer(MONTHLY_SALARY, _monthly_salary(flat), FLAT_LABEL)
     return f.resolve(CHECKS)
 
 
@@ -125,11 +132,14 @@ def _annual_salary(flat: str) -> str | None:
         before = p.amounts(flat[max(0, m.start() - 30):m.start()])
         if before and Decimal(before[-1]) > 0:
             return before[-1]
-    m = MONTHLY.search(flat)
-    if m:
-        monthly = p.amount(flat[m.end():m.end() + 60])
-        if monthly:
-            count = PAYMENTS.search(flat)
-            n = 12 if not count else COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
-            return f"{Decimal(monthly) * n:.2f}"
+    monthly = _monthly_salary(flat)
+    if monthly:
+        count = PAYMENTS.search(flat)
+        n = 12 if not count else COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
+        return f"{Decimal(monthly) * n:.2f}"
     return None
+
+
+def _monthly_salary(flat: str) -> str | None:
+    m = MONTHLY.search(flat)
+    return p.amount(flat[m.end():m.end() + 60]) if m else None
