@@ -701,6 +701,8 @@ def evaluate_generated(args, pool) -> None:
             seed = args.seed + (0 if rendering == "text_pdf" else 100 * (1 + renderings.index(rendering)))
             for kind in types:
                 for layout_id in synthetic.layouts(kind, split):
+                    if args.layouts and layout_id not in args.layouts:
+                        continue
                     jobs += [(kind, layout_id, seed + index, rendering) for index in range(count)]
     outcomes: list[Outcome] = []
     ocr_pages = {}
@@ -736,7 +738,8 @@ def evaluate_generated(args, pool) -> None:
           "as the samples' are; person names in any order, titles ignored.\n")
     key_field_tables(outcomes)
     per_field_tables(outcomes)
-    end_to_end(outcomes)
+    # Layouts asked for by name (fresh ones are development layouts) are verified end to end too.
+    end_to_end(outcomes, every_split=bool(args.layouts))
     ocr_cost(timings, command)
     if args.misses or args.all_misses:
         list_misses(outcomes, everything=args.all_misses)
@@ -845,12 +848,13 @@ def per_field_tables(outcomes: list[Outcome]) -> None:
         print(f"\nKey fields per layout (* held out): {'; '.join(per_layout)}\n")
 
 
-def end_to_end(outcomes: list[Outcome]) -> None:
-    held = [o for o in outcomes if o.split == "held_out"]
+def end_to_end(outcomes: list[Outcome], every_split: bool = False) -> None:
+    held = outcomes if every_split else [o for o in outcomes if o.split == "held_out"]
     if not held:
         return
-    print("## End to end on held-out layouts: extracted, then verified as LeadFlow's callback does\n")
-    print("Each genuine, current document of a held-out layout goes through `pipeline.extract` and "
+    which = "the layouts asked for" if every_split else "held-out layouts"
+    print(f"## End to end on {which}: extracted, then verified as LeadFlow's callback does\n")
+    print(f"Each genuine, current document of {which} goes through `pipeline.extract` and "
           "`verify(Extraction(...), declared_kind=<its type>, Applicant(name=<its person>), today=2026-11-15)`.\n")
     print("| type | files | VERIFIED | ACTION_REQUIRED | REJECTED | share VERIFIED |")
     print("|---|---|---|---|---|---|")
@@ -937,6 +941,8 @@ def main() -> None:
     parser.add_argument("--renderings", type=_names, default=["text_pdf", "scan_pdf", "photo"],
                         help="comma-separated: text_pdf,scan_pdf,photo")
     parser.add_argument("--types", type=_names, help="comma-separated document types (default: every generated type)")
+    parser.add_argument("--layouts", type=_names,
+                        help="comma-separated layout ids (e.g. L10,L11: the fresh layouts); verified end to end whatever their split")
     parser.add_argument("--split", choices=("both", "held_out", "development"), default="both")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ocr-pages", type=int, default=20,

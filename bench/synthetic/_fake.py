@@ -247,3 +247,21 @@ def pay_month(rng: random.Random) -> date:
 def month_last(value: date) -> date:
     following = date(value.year + value.month // 12, value.month % 12 + 1, 1)
     return date.fromordinal(following.toordinal() - 1)
+
+
+# Given names of the women in PEOPLE: a letter's address block opens with "Frau" or "Herrn".
+WOMEN = frozenset(("Olena", "María José", "Aisha", "Priya", "Anna", "Siobhán", "Fatima", "Chloé", "Ingrid", "Lan",
+                   "Sofia", "Emma", "Yuki", "Zeynep", "Amara", "Gabriela", "Natalia", "Ana Lucía"))
+
+
+def salutation(who: Person, case: str = "accusative") -> str:
+    """"Frau" or "Herrn" above an address (accusative), "Frau" or "Herr" in running text (nominative)."""
+    if who.given in WOMEN:
+        return "Frau"
+    return "Herrn" if case == "accusative" else "Herr"
+
+
+def window(who: Person, title: bool = True) -> tuple[str, ...]:
+    """A window envelope's address block: salutation, name (with a doctor's title), street, city."""
+    name = who.name if title else who.plain
+    return (salutation(who), name, who.street, who.city)

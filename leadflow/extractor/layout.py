@@ -25,6 +25,10 @@ RIGHT_NEXT_SEGMENT = 0.92
 BELOW_LABEL = 0.9
 UNDER_HEADER = 0.85
 NEXT_LINE = 0.8
+WRAPPED_LABEL = 0.88
+# The second line of a wrapped label: lower-case words or a form's cross-reference ("ohne 9. und 10.",
+# "von 3.", "a) zur gesetzlichen ...", "(nur bei ...)").
+WRAPPED_TAIL = re.compile(r"^(?:[a-zäöüß]|\(|[a-z]\))")
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,7 @@ class Found:
     """A value found for a label: the parsed value, how it stood to the label, and where."""
     value: object
     label: str
-    relation: str  # right, right-column, below, under-header, next-line
+    relation: str  # right, right-column, wrapped, below, under-header, next-line
     confidence: float
     page: int
     raw: str
@@ -247,7 +251,12 @@ class Layout:
             value = parse(_lead_in(neighbour.text))
             if value is not None:
                 return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
-        if not below:
+        hit = self._wrapped(li, si, label_text, parse, is_label)
+        if hit is not None:
+            return hit
+        if not below or (_prose(segment.text[:m.start()]) and _prose(rest)):
+            # A label word inside running text ("wir freuen uns, Sie in unserem Unternehmen als ...")
+            # labels nothing below it: what stands there is the sentence's next line.
             return None
         hit = self._below(li, segment, m, parse, is_label)
         if hit is not None:
@@ -261,6 +270,28 @@ class Layout:
                     value = parse(_lead_in(first_segment.text))
                     if value is not None:
                         return Found(value, label_text, "next-line", NEXT_LINE, line.page, first_segment.text)
+        return None
+
+    def _wrapped(self, li, si, label_text, parse, is_label) -> Found | None:
+        """A long label wrapped onto a second line, its value at the end of that line (a form's
+        "3. Bruttoarbeitslohn einschl. Sachbezüge / ohne 9. und 10. .... 45.000,00"): the label ends
+        its line, and the next line starts in the label's column with lower-case words."""
+        line = self.lines[li]
+        if si != len(line.segments) - 1 or li + 1 >= len(self.lines):
+            return None
+        nxt = self.lines[li + 1]
+        segment = line.segments[si]
+        if nxt.page != line.page or nxt.y0 - line.y1 > line.height or len(nxt.segments) < 2:
+            return None
+        tail = nxt.segments[0]
+        if abs(tail.x0 - segment.x0) > line.height or not WRAPPED_TAIL.match(tail.text) or parse(tail.text) is not None:
+            return None
+        for cell in nxt.segments[1:]:
+            if is_label and is_label(cell.text):
+                return None
+            value = parse(_lead_in(cell.text))
+            if value is not None:
+                return Found(value, label_text, "wrapped", WRAPPED_LABEL, line.page, cell.text)
         return None
 
     def _below(self, li, segment, m, parse, is_label) -> Found | None:
@@ -311,6 +342,15 @@ def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:
 def _lead_in(text: str) -> str:
     """What follows a label without the colon, ruling or dot leader between them ("Netto ....... 12,00")."""
     return re.sub(r"^[\s:|.…_]+", "", text).rstrip()
+
+
+def _prose(text: str) -> bool:
+    """Words around a label that make a sentence of it: three or more, two of them lower-case."""
+    words = text.split()
+    return len(words) >= PROSE_WORDS and sum(w[:1].islower() for w in words) >= 2
+
+
+PROSE_WORDS = 3
 
 
 def _looks_numeric(text: str) -> bool:

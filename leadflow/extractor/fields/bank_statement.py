@@ -270,9 +270,11 @@ def _bank(text: str) -> str | None:
 
 
 def _untitled(segment: str) -> str:
-    """A heading OCR ran into the bank's name ("Account statement Musterbank AG") is not part of it."""
-    return STATEMENT_TITLE.sub("", segment).strip()
+    """A heading OCR ran into the bank's name ("Account statement Musterbank AG") is not part of it,
+    nor is a page number it ran on after it ("Stadtsparkasse Lindenau Seite 1/2")."""
+    return PAGE_NUMBER.sub("", STATEMENT_TITLE.sub("", segment)).strip()
 
 
+PAGE_NUMBER = re.compile(r"\s+(?:seite|blatt|page|sheet)\s*\d+\s*(?:/|von|of)\s*\d+\s*$", re.IGNORECASE)
 STATEMENT_TITLE = re.compile(r"^(?:konto\s?auszug|account statement|bank statement|statement of account|auszug)"
                              r"(?:\s+nr\.?\s*\S+)?\s*[-:|·]?\s*", re.IGNORECASE)

@@ -4,7 +4,8 @@ import re
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
-from leadflow.extractor.fields.finding import FLAT_LABEL, GUESS, Check, FieldsRead, Findings, label_test, lexicon
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings, label_test,
+                                               lexicon)
 from leadflow.extractor.fields.types import AMOUNT, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -28,14 +29,21 @@ START = re.compile(r"(?:beginnt\s+am|beginnt\s+zum|beginnt\s+mit\s+wirkung\s+zum
                    r"|mit\s+wirkung\s+(?:vom|zum|ab)|ab\s+dem|effective\s+(?:from|as\s+of))\s*([^\n]{0,40})",
                    re.IGNORECASE)
 ANNUAL = re.compile(r"(?:brutto)?jahres(?:brutto)?(?:gehalt|vergütung|entgelt|einkommen)"
+                    r"|jährliche[sn]?\s+(?:brutto\s?-?)?(?:gehalt|vergütung|entgelt|einkommen)"
                     r"|annual\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration|compensation)"
                     r"|yearly\s+(?:gross\s+)?salary", re.IGNORECASE)
+# An amount the text itself calls a year's: "(entspricht EUR 58.200,00 jährlich)", "62.400 € p.a.".
+PER_YEAR = re.compile(r"(?:jährlich|pro\s+jahr|im\s+jahr|p\.\s?a\.|per\s+year|per\s+annum|a\s+year|annually)"
+                      r"(?!\w)", re.IGNORECASE)
 MONTHLY = re.compile(r"(?:brutto)?monats(?:brutto)?(?:gehalt|vergütung|entgelt)|monatliche[sn]?\s+(?:brutto)?"
-                     r"(?:gehalt|vergütung|entgelt)|monthly\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration)",
+                     r"(?:gehalt|vergütung|entgelt)|monatlich\s+brutto"
+                     r"|monthly\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration)",
                      re.IGNORECASE)
 PAYMENTS = re.compile(r"\b(zwölf|dreizehn|vierzehn|twelve|thirteen|fourteen|12|13|14)\s+(?:gleichen\s+|equal\s+)?"
                       r"(?:monats(?:raten|gehälter|gehältern|zahlungen)|monthly)", re.IGNORECASE)
 COUNT_WORDS = {"zwölf": 12, "dreizehn": 13, "vierzehn": 14, "twelve": 12, "thirteen": 13, "fourteen": 14}
+
+MONTHLY_SALARY = "monthly_salary"  # read for the cross-check only: not a field of the schema
 
 EMPLOYER_LABEL = lexicon("arbeitgeber(?:in)?", "employer", "firma", "unternehmen", "gesellschaft", "company")
 EMPLOYEE_LABEL = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", r"re:mitarbeiter(?:\s?/\s?in|\(in\)|in)?",
@@ -50,13 +58,17 @@ IS_LABEL = label_test(EMPLOYER_LABEL, EMPLOYEE_LABEL, START_LABEL, ANNUAL_LABEL,
 
 CHECKS = (
     Check(("annual_salary",), lambda salary: Decimal("3000") <= Decimal(salary) <= Decimal("2000000")),
+    # A contract that states the month's pay and the year's: twelve to fourteen of the one make the
+    # other. When they disagree one was misread ("403.000,00" for "103.000,00"): a person looks.
+    Check(("annual_salary", MONTHLY_SALARY), lambda annual, monthly: Decimal("11.5") * Decimal(monthly)
+          <= Decimal(annual) <= Decimal("14.5") * Decimal(monthly)),
 )
 
 
 def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     flat = re.sub(r"\s*\n\s*", " ", text)  # contract prose wraps mid-sentence
-    f = Findings(SCHEMAS)
+    f = Findings([*SCHEMAS, MONTHLY_SALARY])
     f.look(layout, "employer", EMPLOYER_LABEL, p.company_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_LABEL, p.person_name, is_label=IS_LABEL)
     f.look(layout, "start_date", START_LABEL, p.iso_date, is_label=IS_LABEL)
@@ -72,10 +84,16 @@ def parse(reading) -> FieldsRead:
     for employee in EMPLOYEE.finditer(flat):
         f.offer("employee", p.person_name(employee.group(1)), FLAT_LABEL - 0.1)
     f.offer("employer", p.company(text), GUESS)
+    # A letter that is the contract names the employee only in its address window.
+    f.offer("employer", p.sender(text), STRUCTURE)
+    f.offer("employee", p.addressee(text), STRUCTURE)
+    for line, page, _ in layout.address_blocks() if layout else ():
+        f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
     start = START.search(flat)
     if start:
         f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL)
     f.offer("annual_salary", _annual_salary(flat), FLAT_LABEL)
+    f.offer(MONTHLY_SALARY, _monthly_salary(flat), FLAT_LABEL)
     return f.resolve(CHECKS)
 
 
@@ -106,14 +124,22 @@ def _organisation(raw: str) -> str | None:
 def _annual_salary(flat: str) -> str | None:
     m = ANNUAL.search(flat)
     if m:
-        value = p.amount(flat[m.end():m.end() + 60])
+        # Contracts print the year's pay in whole euros too ("von 62.400 €").
+        value = p.euros(flat[m.end():m.end() + 60])
         if value:
             return value
-    m = MONTHLY.search(flat)
-    if m:
-        monthly = p.amount(flat[m.end():m.end() + 60])
-        if monthly:
-            count = PAYMENTS.search(flat)
-            n = 12 if not count else COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
-            return f"{Decimal(monthly) * n:.2f}"
+    for m in PER_YEAR.finditer(flat):
+        before = p.amounts(flat[max(0, m.start() - 30):m.start()])
+        if before and Decimal(before[-1]) > 0:
+            return before[-1]
+    monthly = _monthly_salary(flat)
+    if monthly:
+        count = PAYMENTS.search(flat)
+        n = 12 if not count else COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
+        return f"{Decimal(monthly) * n:.2f}"
     return None
+
+
+def _monthly_salary(flat: str) -> str | None:
+    m = MONTHLY.search(flat)
+    return p.amount(flat[m.end():m.end() + 60]) if m else None

@@ -221,9 +221,24 @@ def company_name(raw: str) -> str | None:
     text = TITLE_WORD.sub("", text)
     m = LEGAL_FORM.search(text)
     if m:
-        name = re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip()
+        name = _name_of_sentence(re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip())
         return name if len(name) > len(m.group(0)) + 2 else None
     return None
+
+
+def _name_of_sentence(name: str) -> str:
+    """A legal form at the end of a sentence ("... kommt zwischen Ihnen und der Muster AG"): the run
+    of capitalised words before it. Only for runs longer than names are (seven words or more)."""
+    words = name.split()
+    if len(words) < SENTENCE_WORDS:
+        return name
+    start = len(words) - 1
+    while start > 0 and (words[start - 1][:1].isupper() or words[start - 1] in ("&", "+")):
+        start -= 1
+    return " ".join(words[start:])
+
+
+SENTENCE_WORDS = 7
 
 
 def euro_cents(raw: str) -> str | None:
@@ -327,8 +342,9 @@ def text_after(text: str, label: str, *, flags=re.IGNORECASE) -> str | None:
 def sender(text: str) -> str | None:
     """The sender from a DIN 5008 return-address line ("Firma AG · Straße 1 · 12345 Ort")."""
     for line in lines(text)[:40]:
-        for segment in segments(line):
-            parts = re.split(r"\s[·•]\s|\s-\s", segment)
+        # "Firma AG | Straße 1 | 12345 Ort": segments() splits at the bars, so the line as a whole too.
+        for segment in segments(line) + ([line] if " | " in line else []):
+            parts = re.split(r"\s[·•|]\s|\s-\s", segment)
             if len(parts) >= 3 and re.search(r"\b\d{5}\b", parts[-1]):
                 return parts[0].strip()
     return None
@@ -348,7 +364,7 @@ def addressee(text: str) -> str | None:
         if 2 <= len(rest) <= 3 and all(NAME_WORD.fullmatch(w) for w in rest):
             return " ".join(rest)
         below = segments(all_lines[index + 1])
-        words = below[0].split() if below else []
+        words = [w for w in below[0].split() if not TITLE.fullmatch(w)] if below else []
         if len(words) > 3:  # OCR joined the columns with single spaces
             words = words[:2]
         if words and all(NAME_WORD.fullmatch(w) for w in words):
@@ -357,6 +373,7 @@ def addressee(text: str) -> str | None:
 
 
 SALUTATION = re.compile(r"(Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)(?=\s|$)")
+TITLE = re.compile(r"Dr\.|Prof\.|Dipl\.-\w+\.?")  # "Herrn / Dr. Wei Zhang": the title is no name
 NAME_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüßéèáàíóúñç'\-]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?|[A-ZÄÖÜ]\.")
 
 

@@ -24,11 +24,16 @@ EMPLOYER = lexicon("arbeitgeber(?:in)?", "name des arbeitgebers", "firma", "empl
 EMPLOYEE = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", r"re:mitarbeiter(?:\s?/\s?in|\(in\)|in)?",
                    "beschäftigte[r]?", "name des arbeitnehmers", "employee(?: name)?", "name,? vorname",
                    "vorname,? name", "empfänger(?:in)?")
+EMPLOYEE_PLAIN = lexicon("name")  # "Name  Anna Kowalska" in a slip's facts; weaker: "Name der Bank"
 PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs periode", "lohn zeitraum",
                  "entgelt zeitraum", "pay period", "payroll period", "pay date period", "period", "zeitraum",
                  "monat", "month",
-                 r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:für|for)(?=\s)",
+                 r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:f(?:ü|ii|u)r|for)(?=\s)",
                  r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
+# A slip's title with its month after it ("Entgeltabrechnung 10.2026", "Gehaltsabrechnung Oktober 2026"):
+# looked for on the title's own line only, as a title labels nothing below it.
+TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung", "payslip",
+                       "pay slip", "salary statement")
 TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
@@ -42,10 +47,12 @@ NET_PLAIN = lexicon("netto", "net")
 PAYOUT = lexicon("auszahlungs betrag", "auszahl betrag", "auszahlung", "überweisungs betrag", "amount paid",
                  "payout", "pay out", "payment amount", "bank transfer",
                  "net payment", "zahlbetrag", "ausgezahlter betrag", "transfer amount", "amount transferred",
-                 "zu überweisen", "überweisung")
+                 "zu überweisen", "überweisung", r"re:transferred\s+to\s+(?:your\s+)?(?:bank\s+)?account")
 IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto", "account", "bank account", "überweisung an")
 IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
 PLAIN_WEIGHT = 0.92
+NAME_WEIGHT = 0.8
+TITLE_WEIGHT = 0.9
 
 # The flat-text reader's labels (kept: they read today's samples).
 FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
@@ -68,11 +75,13 @@ def parse(reading) -> FieldsRead:
     f.offer("employer", p.sender(text), STRUCTURE)
     f.offer("employer", p.company(text), GUESS)
     f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
+    f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
     f.offer("employee", p.addressee(text), STRUCTURE)
     for line, page, _ in layout.address_blocks():
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
         f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
     f.look(layout, "period", PERIOD, p.month_period, is_label=IS_LABEL)
+    f.look(layout, "period", TITLE_PERIOD, p.month_period, is_label=IS_LABEL, below=False, weight=TITLE_WEIGHT)
     _flat_period(f, text)
     f.look(layout, "tax_class", TAX_CLASS, p.tax_class, is_label=IS_LABEL)
     _flat_tax_class(f, text)

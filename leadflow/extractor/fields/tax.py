@@ -102,6 +102,7 @@ def parse_certificate(reading) -> FieldsRead:
         f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
     for name, value in parse_certificate_text(text).items():
         f.offer(name, value, FLAT_LABEL)
+    f.offer("employer", p.sender(text), STRUCTURE)  # a payroll office's letter: the return-address line
     f.offer("employer", p.company(text), GUESS)
     return f.resolve(CERTIFICATE_CHECKS)
 
