@@ -19,6 +19,7 @@ from run to run, so a seed reproduces the same kind of run, not the same interle
 """
 import argparse
 import json
+import math
 import random
 import sys
 import threading
@@ -336,7 +337,7 @@ def settle(stack: Stack, ids: list[str], timeout: float, clock: Clock, limit: fl
     deadline = started + timeout
     last_line = 0.0
     quiet = False
-    moved_to = None
+    fewest_unsettled, most_processed = math.inf, -1  # how far the run has come: any step further is a move
     while True:
         counts = stack.status_counts()
         unsettled = sum(n for status, n in counts.items() if status not in SETTLED)
@@ -355,10 +356,9 @@ def settle(stack: Stack, ids: list[str], timeout: float, clock: Clock, limit: fl
         if unsettled == 0 and live == 0 and unprocessed == 0 and quiet_for >= QUIET_SECONDS:
             quiet = True
             break
-        if moved_to is not None and (unsettled < moved_to[0] or processed > moved_to[1]):
+        if unsettled < fewest_unsettled or processed > most_processed:
             deadline = min(time.monotonic() + timeout, started + limit)
-        moved_to = (unsettled, processed) if moved_to is None else \
-            (min(unsettled, moved_to[0]), max(processed, moved_to[1]))
+            fewest_unsettled, most_processed = min(unsettled, fewest_unsettled), max(processed, most_processed)
         if time.monotonic() > deadline:
             clock.say(f"not quiet: nothing moved for {timeout:.0f}s, or {limit:.0f}s in all "
                       f"({time.monotonic() - started:.0f}s waited): {format_counts(counts)}, backlog={queued}, "

@@ -7,6 +7,7 @@ the text rules of ICAO 9303 Part 3 are short and Pillow can find, level and enla
 """
 import io
 import itertools
+import math
 import os
 import re
 import subprocess
@@ -92,12 +93,12 @@ def find_mrz(text: str) -> MRZ | None:
             block = lines[end - count:end]
             # The first line always has fillers; a visa's second line may have none.
             if "<" in block[0] and all(_fits(line, width) for line in block):
-                parsed = parse_mrz([fit(line, width) for line in block], fmt)
+                fitted = [fit(line, width) for line in block]
+                parsed = parse_mrz(fitted, fmt)
                 if parsed:
                     reads.append(parsed)
                 if parsed and not parsed.valid:
-                    parsed = (_repair(block, width, fmt) or _look_alike_repair([fit(line, width) for line in block], fmt)
-                              or parsed)
+                    parsed = _repair(block, width, fmt) or _look_alike_repair(fitted, fmt) or parsed
                 if parsed:
                     name_line = block[2] if fmt == "TD1" else block[0]
                     # A name line longer than its format, or short without ending in fillers,
@@ -190,8 +191,7 @@ def _look_alike_repair(lines: list[str], fmt: str) -> MRZ | None:
         if char not in alphabet and char != "<":
             others = [other for other in MISREAD_AS.get(char, "") if other in alphabet]
             candidates.append([(index, position, other) for other in others])
-    spans = NUMERIC[fmt][:-1] if lines[0][:1] == "V" else NUMERIC[fmt]
-    for line, begin, stop in spans:
+    for line, begin, stop in _numeric_spans(lines, fmt):
         for position in range(begin, stop):
             char = lines[line][position]
             readings = {char.translate(TO_DIGIT)} | {other for other in MISREAD_AS.get(char, "") if other in DIGITS}
@@ -199,10 +199,7 @@ def _look_alike_repair(lines: list[str], fmt: str) -> MRZ | None:
                 candidates.append([(line, position, other) for other in sorted(readings)])
     if not candidates or any(not options for options in candidates):
         return None
-    combinations = 1
-    for options in candidates:
-        combinations *= len(options)
-    if combinations > MAX_COMBINATIONS:
+    if math.prod(map(len, candidates)) > MAX_COMBINATIONS:
         return None
     passing = {}
     for trial in itertools.product(*candidates):
@@ -266,10 +263,7 @@ def _with_other_reads(best: MRZ, reads: list[MRZ], printed: list[str] = ()) -> M
     options = [sorted({lines[index][p] for lines in same}) for p in range(start, end + 1)]
     if all(len(chars) == 1 for chars in options):
         return best
-    combinations = 1
-    for chars in options:
-        combinations *= len(chars)
-    if combinations > MAX_COMBINATIONS:
+    if math.prod(map(len, options)) > MAX_COMBINATIONS:
         return replace(best, number_disputed=True)
     passing = {}
     for chars in itertools.product(*options):
@@ -374,12 +368,14 @@ NUMERIC = {"TD1": ((0, 14, 15), (1, 0, 7), (1, 8, 15), (1, 29, 30)),
            "TD3": ((1, 9, 10), (1, 13, 20), (1, 21, 28), (1, 42, 44))}
 
 
+def _numeric_spans(lines: list[str], fmt: str) -> tuple:
+    spans = NUMERIC.get(fmt, ())
+    return spans[:-1] if lines[0][:1] == "V" else spans  # a visa's line ends in optional data, not in check digits
+
+
 def _digits_where_numeric(lines: list[str], fmt: str) -> list[str]:
     lines = list(lines)
-    spans = NUMERIC.get(fmt, ())
-    if lines[0][:1] == "V":  # a visa's line ends in optional data, not in check digits
-        spans = spans[:-1]
-    for index, start, end in spans:
+    for index, start, end in _numeric_spans(lines, fmt):
         if index < len(lines):
             line = lines[index]
             lines[index] = line[:start] + line[start:end].translate(TO_DIGIT) + line[end:]

@@ -92,8 +92,9 @@ def parse(reading) -> FieldsRead:
     start = START.search(flat)
     if start:
         f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL)
-    f.offer("annual_salary", _annual_salary(flat), FLAT_LABEL)
-    f.offer(MONTHLY_SALARY, _monthly_salary(flat), FLAT_LABEL)
+    monthly = _monthly_salary(flat)
+    f.offer("annual_salary", _annual_salary(flat, monthly), FLAT_LABEL)
+    f.offer(MONTHLY_SALARY, monthly, FLAT_LABEL)
     return f.resolve(CHECKS)
 
 
@@ -121,7 +122,7 @@ def _organisation(raw: str) -> str | None:
     return None
 
 
-def _annual_salary(flat: str) -> str | None:
+def _annual_salary(flat: str, monthly: str | None) -> str | None:
     m = ANNUAL.search(flat)
     if m:
         # Contracts print the year's pay in whole euros too ("von 62.400 €").
@@ -132,7 +133,6 @@ def _annual_salary(flat: str) -> str | None:
         before = p.amounts(flat[max(0, m.start() - 30):m.start()])
         if before and Decimal(before[-1]) > 0:
             return before[-1]
-    monthly = _monthly_salary(flat)
     if monthly:
         count = PAYMENTS.search(flat)
         n = 12 if not count else COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
