@@ -72,6 +72,58 @@
       }, 0);
     });
   });
+  // What someone typed into a row outlives the row being replaced: a pushed row for the same
+  // document, or a list answer already on its way when they began. The new row gets the typed
+  // value wherever it still asks for that field, and the focus back.
+  function typedInRows(root) {
+    var typed = [];
+    var rows = root.matches && root.matches(ROW) ? [root] : Array.prototype.slice.call(root.querySelectorAll(ROW));
+    rows.forEach(function (row) {
+      row.querySelectorAll("input[name]:not([type=hidden]), textarea[name]").forEach(function (field) {
+        var focused = document.activeElement === field;
+        if (field.value === "" && !focused) return;
+        typed.push({row: row.id, name: field.name, value: field.value, focused: focused});
+      });
+    });
+    return typed;
+  }
+  function putBack(typed, scope) {
+    typed.forEach(function (entry) {
+      var row = scope.id === entry.row ? scope : scope.querySelector("#" + CSS.escape(entry.row));
+      var field = row && row.querySelector("[name='" + CSS.escape(entry.name) + "']:not([type=hidden])");
+      if (field && field.value === "") field.value = entry.value;
+    });
+  }
+  function focusBack(typed) {
+    typed.forEach(function (entry) {
+      if (!entry.focused) return;
+      var row = document.getElementById(entry.row);
+      var field = row && row.querySelector("[name='" + CSS.escape(entry.name) + "']:not([type=hidden])");
+      if (field) field.focus();
+    });
+  }
+  var ROW = "tr[id^='document-']";
+  document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail || !detail.target || !detail.fragment) return;
+    var typed = typedInRows(detail.target);
+    if (!typed.length) return;
+    putBack(typed, detail.fragment);
+    setTimeout(function () { focusBack(typed); }, 0);
+  });
+  // Only a live list's answer: a row's own form answers with what the server kept of it.
+  var typedBeforeSwap = null;
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    var live = target && target.matches && target.matches("[data-live-list]");
+    typedBeforeSwap = live ? typedInRows(target) : null;
+  });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    if (!typedBeforeSwap || !typedBeforeSwap.length) return;
+    putBack(typedBeforeSwap, document);
+    focusBack(typedBeforeSwap);
+    typedBeforeSwap = null;
+  });
   // A panel refreshed by a live event waits while its form holds unsaved edits.
   document.body.addEventListener("htmx:confirm", function (event) {
     var panel = event.detail && event.detail.elt;

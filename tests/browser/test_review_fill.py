@@ -86,3 +86,36 @@ def test_a_value_the_reviewer_mistyped_is_refused_in_the_row_and_what_was_typed_
     expect(row.get_by_role("alert")).to_contain_text("We could not understand the net pay")
     expect(row.get_by_label("net pay")).to_have_value("about three thousand")
     assert world.client_a.api.document(document_id)["status"] == "ACTION_REQUIRED"
+
+
+def test_what_a_reviewer_is_typing_outlives_a_push_of_the_same_row(sign_in, world, app, live):
+    """A row pushed again while the reviewer types (another event for the document, a list answer
+    already on its way) replaces the element; what they typed and their cursor stay."""
+    review = sign_in(world.platform_admin)
+    holding = HoldingService()
+    with extraction_service(app, holding):
+        document_id = world.client_a.api.upload(SAMPLES / PAYSLIP, kind="payslip").json()["id"]
+        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
+        live.drain()
+    fields = {**expected_fields(PAYSLIP), "net": None}
+    assert post_callback(world, app, reader_result(holding.jobs[-1]["job_id"], "payslip", fields, {},
+                                                   0.95)).status_code == 202
+    row = review.locator(f"#document-{document_id}")
+    expect(row).to_have_attribute("data-status", "ACTION_REQUIRED", timeout=SETTLE_TIMEOUT_MS)
+    live.drain()
+    net = row.get_by_label("net pay")
+    net.fill("3.394")
+    row.evaluate("element => { element.dataset.before = 'push' }")
+
+    hub = app.extensions["leadflow"].hub
+    hub.on_event({"type": "document_status", "document_id": document_id})
+    assert hub.wait_idle(SETTLE_TIMEOUT_MS / 1000)
+    expect(review.locator(f"#document-{document_id}[data-before]")).to_have_count(0)  # a new element
+
+    expect(net).to_have_value("3.394")
+    expect(net).to_be_focused()
+    net.press_sequentially(",72")
+    net.press("Enter")
+    expect(row).to_have_count(0, timeout=SETTLE_TIMEOUT_MS)   # saved and decided: it left the queue
+    content = world.advisor_a.api.get(f"/api/documents/{document_id}/content").json()
+    assert (content["cause"], content["content"]["fields"]["net"]) == ("corrected", "3394.72")
