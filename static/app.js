@@ -53,9 +53,14 @@
   // the file): a refresh would replace the row and throw the typing away. It runs once they are done.
   function typingIn(list) {
     var active = document.activeElement;
-    if (active && list.contains(active) && /^(INPUT|TEXTAREA)$/.test(active.tagName)) return true;
-    return Array.prototype.some.call(list.querySelectorAll("input:not([type=hidden]), textarea"),
-                                     function (field) { return field.value !== ""; });
+    if (active && list.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return true;
+    return Array.prototype.some.call(list.querySelectorAll(FIELDS), touched);
+  }
+  // A field holds the person's own input: text typed, or a choice other than the page's.
+  var FIELDS = "input[name]:not([type=hidden]), textarea[name], select[name]";
+  function touched(field) {
+    if (field.tagName !== "SELECT") return field.value !== "";
+    return Array.prototype.some.call(field.options, function (option) { return option.selected !== option.defaultSelected; });
   }
   document.body.addEventListener("htmx:confirm", function (event) {
     var list = event.detail && event.detail.elt;
@@ -72,16 +77,16 @@
       }, 0);
     });
   });
-  // What someone typed into a row outlives the row being replaced: a pushed row for the same
-  // document, or a list answer already on its way when they began. The new row gets the typed
+  // What someone typed or chose in a row outlives the row being replaced: a pushed row for the
+  // same document, or a list answer already on its way when they began. The new row gets their
   // value wherever it still asks for that field, and the focus back.
   function typedInRows(root) {
     var typed = [];
     var rows = root.matches && root.matches(ROW) ? [root] : Array.prototype.slice.call(root.querySelectorAll(ROW));
     rows.forEach(function (row) {
-      row.querySelectorAll("input[name]:not([type=hidden]), textarea[name]").forEach(function (field) {
+      row.querySelectorAll(FIELDS).forEach(function (field) {
         var focused = document.activeElement === field;
-        if (field.value === "" && !focused) return;
+        if (!touched(field) && !focused) return;
         typed.push({row: row.id, name: field.name, value: field.value, focused: focused});
       });
     });
@@ -91,7 +96,7 @@
     typed.forEach(function (entry) {
       var row = scope.id === entry.row ? scope : scope.querySelector("#" + CSS.escape(entry.row));
       var field = row && row.querySelector("[name='" + CSS.escape(entry.name) + "']:not([type=hidden])");
-      if (field && field.value === "") field.value = entry.value;
+      if (field && !touched(field)) field.value = entry.value;
     });
   }
   function focusBack(typed) {
