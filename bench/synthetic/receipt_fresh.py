@@ -1,5 +1,6 @@
-"""Till receipts, fresh development layouts (added 2026-12-02): a DIY store's slip with article numbers,
-a discount line and the card terminal's slip; a restaurant bill with a "Bewirtungsbeleg" and its tip line.
+"""Till receipts, fresh development layouts (added 2026-12-01, a second round): a DIY store's slip
+with article numbers, a discount line and the card terminal's slip; a restaurant bill with a
+"Bewirtungsbeleg" and its tip line.
 
 Written without reading the field readers, first measured as they stood (the "first read" in
 docs/extraction.md), then tuned against: DEVELOPMENT layouts, not held out.
@@ -22,6 +23,7 @@ RESTAURANTS = ("Gasthaus Zum Goldenen Anker", "Trattoria Da Marco", "Brauhaus Li
 DISHES = (("Wiener Schnitzel", 7), ("Pizza Margherita", 7), ("Spaghetti Carbonara", 7), ("Salat der Saison", 7),
           ("Rinderroulade", 7), ("Tiramisu", 7), ("Flammkuchen", 7), ("Espresso", 19), ("Pils 0,4l", 19),
           ("Apfelschorle 0,5l", 19), ("Grauburgunder 0,2l", 19), ("Mineralwasser 0,75l", 19))
+MENU_PRICES = {19: (25, 75), 7: (65, 289)}  # drinks and food, in ten cents
 WAITERS = ("Maria", "Jonas", "Elif", "Tomasz", "Sandra")
 WEEKDAYS = ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So")
 
@@ -125,8 +127,8 @@ def restaurant_bill(rng: random.Random, spec: Spec) -> Draft:
     day, at = sale_day(rng)
     at = at.replace(hour=rng.randint(12, 22))
     picks = rng.sample(DISHES, rng.randint(2, 6))
-    items = tuple((name, rng.choice((1, 1, 1, 2, 3)), Decimal(rng.randrange(*((25, 75) if rate == 19 else (65, 289)))) / 10,
-                   rate) for name, rate in picks)
+    items = tuple((name, rng.choice((1, 1, 1, 2, 3)), Decimal(rng.randrange(*MENU_PRICES[rate])) / 10, rate)
+                  for name, rate in picks)
     total = sum((q * p for _, q, p, _ in items), Decimal("0"))
     card = rng.random() < 0.6
     number = str(rng.randint(100, 99999))
