@@ -120,6 +120,10 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"\bkundenkarte\b|\bpayback\b|\bbonuspunkte\b|\btreuepunkte\b", 1),
         # A card terminal's own slip below the sale; also on fuel and pharmacy receipts.
         (r"\bterminal-?id\b|\bta-?nr\b|\bkarten-?nr\b|zahlung erfolgt|\btankstelle\b|\bzapfs[äa]ule\b", 1),
+        # A restaurant's bill: the form a business meal's receipt carries for the tax office
+        # (§ 4 Abs. 5 Nr. 2 EStG), and the table and waiter a till prints; a caterer's invoice has neither.
+        (r"bewirtungsbeleg|bewirtete person|anlass der bewirtung|bewirtungsaufwendungen", 3),
+        (r"\btisch\s?(nr\.?\s?)?\d|\bbedienung\b|\bkellner(in)?\b|\btrinkgeld\b|\bserved by\b|\btable\s?\d", 1.5),
     ],
     "id_document": [
         (r"reisepass|\bpassport\b|\bpasseport\b|\bpasaporte\b|\bpassaporto\b|\bpaspoort\b|personalausweis"

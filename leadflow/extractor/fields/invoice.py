@@ -6,8 +6,8 @@ from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.einvoice import find_invoice_xml, parse_invoice_xml
-from leadflow.extractor.fields.finding import (CEILING, FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings,
-                                               label_test, lexicon, plain)
+from leadflow.extractor.fields.finding import (CEILING, FLAT_LABEL, GUESS, LOOSE, STRUCTURE, Check, FieldsRead,
+                                               Findings, label_test, lexicon, plain)
 from leadflow.extractor.fields.types import AMOUNT, CURRENCY, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -23,7 +23,10 @@ SCHEMAS: dict[str, dict] = {
 
 NUMBER = (r"rechnungs-?\s?(?:nummer|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
           r"|beleg-?nr\.?|bon-?nr\.?|kassenbon\s+nr:?|booking id|receipt\s*(?:no\.?|number)|^#")
-DATE_LABEL = r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|datum|date"
+# "Datum" and "date" as words of their own: inside a word they are another date's label
+# ("Ausführungsdatum", "Lieferdatum"), and "Date due" is the due date.
+DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-])datum\b"
+              r"|(?<![\w-])(?<!due )date\b(?!\s+due)")
 TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
 NET = r"nettobetrag|summe netto|zwischensumme|subtotal|untaxed amount|total excl\.?|net amount|grondslag|\bnetto\b"
@@ -35,8 +38,15 @@ XML_CONFIDENCE = 0.99  # the invoice's own data
 NUMBER_LABEL = lexicon("rechnungs nummer", r"re:rechnungs-?\s?nr\.?", r"re:rechnung\s+nr\.?", r"re:invoice\s*(?:number|no\.?|#)",
                        r"re:beleg-?\s?nr\.?", r"re:(?:kosten(?:be)?rechnung|gutschrift|honorarrechnung)\s+nr\.?",
                        r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
-DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", "date", "ausstellungs datum",
-                       "date of issue", "issue date")
+DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
+                       "ausstellungs datum", "date of issue", "issue date")
+# On a scan a label may be looked for glued to its neighbours; a bare "datum" glued to a word is
+# another date's label (Leistungsdatum, Fälligkeitsdatum), so only the invoice's own labels are.
+LOOSE[DATE_LABEL_X] = re.compile(r"rechnungs[\s\-]?datum|invoice[\s\-]?date|beleg[\s\-]?datum"
+                                 r"|ausstellungs[\s\-]?datum|date[\s\-]?of[\s\-]?issue", re.IGNORECASE)
+# A date after these is not the invoice's: when the work was done, when to pay, when it is debited.
+OTHER_DATE = re.compile(r"leistung|liefer|ausführung|zeitraum|period|fällig|zahlbar|\bdue\b|\bbis\b|until"
+                        r"|abbuch|buchen wir|lastschrift|einzug|geburt|\bborn\b|gültig|valid", re.IGNORECASE)
 NET_LABEL = lexicon("netto betrag", "summe netto", "netto summe", "zwischen summe", "subtotal", "sub-total",
                     "net amount", "total net", "gesamt netto", "warenwert", "total excl\\.? vat", "netto")
 TAX_LABEL = lexicon(r"re:(?:zzgl\.?\s+)?\d{1,2}(?:,\d)?\s?%\s+(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?",
@@ -51,6 +61,7 @@ CHECKS = (
     Check(("net", "tax", "total"), lambda net, tax, total: abs(Decimal(net) + Decimal(tax) - Decimal(total))
           <= Decimal("0.05")),
 )
+SALUTATION = re.compile(r"(?:herrn?|frau|mr\.?|mrs\.?|ms\.?)(?:\s|$)", re.IGNORECASE)
 CURRENCY_TOKEN = re.compile(r"(€|\$|£|₹|\bEURO?\b|\bUSD\b|\bGBP\b|\bCHF\b|\bINR\b|\bRs\b)")
 
 
@@ -74,8 +85,9 @@ def parse(reading) -> FieldsRead:
         f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
     blocks = layout.address_blocks()
     for order, (line, page, index) in enumerate(blocks):
-        # The letterhead's address is the sender's; later blocks are the customer's.
-        sender = order == 0 and page == blocks[0][1] and index <= 3
+        # The letterhead's address is the sender's; later blocks are the customer's, and so is one
+        # under "Herrn" / "Frau" (a letterhead of a brand word alone leaves the window's block first).
+        sender = order == 0 and page == blocks[0][1] and index <= 3 and not _addressed(layout, index)
         f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
                 STRUCTURE if sender else GUESS - 0.1, "address block", page)
     flat = parse_fields(text)
@@ -84,7 +96,7 @@ def parse(reading) -> FieldsRead:
     f.offer("issuer", _first_line(text), GUESS - 0.1)
     for name in ("number", "date", "net", "tax", "total"):
         f.offer(name, flat[name], FLAT_LABEL)
-    f.offer("date", p.iso_date(text), GUESS - 0.1)
+    f.offer("date", _first_date(text), GUESS - 0.1)
     f.offer("currency", flat["currency"], FLAT_LABEL)
     f.offer("source", "text", CEILING)
     return f.resolve(CHECKS)
@@ -94,7 +106,7 @@ def parse_fields(text: str) -> dict:
     return {
         "issuer": p.sender(text) or p.company(text) or _first_line(text),
         "number": p.after_label(text, NUMBER, _identifier, flags=re.IGNORECASE | re.MULTILINE),
-        "date": p.after_label(text, DATE_LABEL, p.iso_date) or p.iso_date(text),
+        "date": p.after_label(text, DATE_LABEL, p.iso_date) or _first_date(text),
         "net": p.after_label(text, NET, p.money),
         "tax": p.after_label(text, TAX, p.money),
         "total": _last_label_value(text, TOTAL),
@@ -103,8 +115,32 @@ def parse_fields(text: str) -> dict:
 
 
 def _identifier(raw: str) -> str | None:
+    # A number printed in groups ("88 1205 7663"), when the groups are all the value there is.
+    grouped = re.fullmatch(r"[\s:#.]*(\d{2,}(?: \d{2,})+)\s*", raw)
+    if grouped:
+        return grouped.group(1)
     m = re.search(r"[A-Za-z0-9][A-Za-z0-9/_.\-]*\d[A-Za-z0-9/_.\-]*", raw)
     return m.group(0).rstrip(".") if m else None
+
+
+def _first_date(text: str) -> str | None:
+    """The first date that no other date's label names (a letter's "Köln, den 24.09.2026" is one)."""
+    for line in p.lines(text):
+        columns = p.segments(line)
+        for index, column in enumerate(columns):
+            value = p.iso_date(column)
+            if value is None:
+                continue
+            label = column + " " + (columns[index - 1] if index else "")
+            if not OTHER_DATE.search(label):
+                return value
+    return None
+
+
+def _addressed(layout, index: int) -> bool:
+    """Whether an address block's name line is an addressee's: "Herrn" / "Frau" on it or just above."""
+    lines = [layout.lines[i].text for i in (index - 1, index) if i >= 0]
+    return any(SALUTATION.match(line.strip()) for line in lines)
 
 
 def _last_label_value(text: str, label: str) -> str | None:

@@ -344,7 +344,8 @@ def sender(text: str) -> str | None:
     for line in lines(text)[:40]:
         # "Firma AG | Straße 1 | 12345 Ort": segments() splits at the bars, so the line as a whole too.
         for segment in segments(line) + ([line] if " | " in line else []):
-            parts = re.split(r"\s[·•|]\s|\s-\s", segment)
+            # OCR reads the middle dot as a colon too ("Stadtwerke AG - Postfach 12 : 20095 Hamburg").
+            parts = re.split(r"\s[·•|:]\s|\s-\s", segment)
             if len(parts) >= 3 and re.search(r"\b\d{5}\b", parts[-1]):
                 return parts[0].strip()
     return None

@@ -46,8 +46,13 @@ VAT_TOTAL = re.compile(r"(?<![\w-])(mwst|mw\.?st\.?|ust|umsatzsteuer|vat|tax)(?!
 RATE = re.compile(r"(?<![\d,.])(\d{1,2})(?:[,.](\d{1,2}))?\s?%")  # 19%  7 %  19,00%
 VAT_ROUNDING = Decimal("0.02")  # a till rounds VAT per rate; a cent or two either way
 NET = re.compile(r"(?<![\w-])(netto|net)(?![\w-])", re.IGNORECASE)
-NUMBER = re.compile(r"(?:bon|beleg|kassenbon|quittung|receipt|trans(?:aktion)?|vorgang)[\s.\-]*(?:nr|nummer|no|#)"
-                    r"[\s.:#]*([A-Z0-9][A-Z0-9/\-]{2,})", re.IGNORECASE)
+NUMBER = re.compile(r"(?:bon|beleg|kassenbon|quittung|receipt|rechnung|trans(?:aktion)?|vorgang)[\s.\-]*"
+                    r"(?:nr|nummer|no|#)[\s.:#]*([A-Z0-9][A-Z0-9/\-]{2,})"
+                    # A till's foot line "Markt 103 Kasse 09 Bon 8967": the word Bon alone before digits.
+                    r"|(?<![\w-])bon[\s.:]+(\d{3,})(?![\d,.])", re.IGNORECASE)
+# The card terminal's own slip under the sale ("Kundenbeleg", "Terminal-ID"): its Beleg-Nr. is the
+# terminal's count of payments, not the sale's number.
+TERMINAL_SLIP = re.compile(r"kundenbeleg|h[äa]ndlerbeleg|terminal-?\s?id|\bta-?nr\b", re.IGNORECASE)
 # Amounts as tills print them: 8,83  1.234,56  8.83  -2,84  2,84-  (a currency mark around them).
 AMOUNT_TOKEN = re.compile(r"(?<![\d.,])(-\s?)?(\d{1,3}(?:[.\s]\d{3})+|\d{1,6})[,.](\d{2})(?![\d%])(-)?")
 DATE_TOKEN = re.compile(r"(?<!\d)(\d{1,2})[./](\d{1,2})[./](\d{4}|\d{2})(?![\d.])"  # 02.03.2020, 02.03.20
@@ -70,11 +75,7 @@ def parse(reading) -> FieldsRead:
     _offer_date(found, lines)
     _offer_vat(found, lines)
     _offer_issuer(found, lines)
-    for line in lines:
-        m = NUMBER.search(line)
-        if m and re.search(r"\d", m.group(1)):
-            found.offer("number", m.group(1), LABELLED, m.group(0).split()[0])
-            break
+    _offer_number(found, lines)
     currency, sure = _currency("\n".join(lines))
     found.offer("currency", currency, sure)
     found.offer("source", "text", 0.9)
@@ -84,6 +85,18 @@ def parse(reading) -> FieldsRead:
 def parse_fields(text: str) -> dict:
     """The fields alone, from plain text (tests and the flat-text fallback)."""
     return parse(_TextOnly(text)).fields
+
+
+def _offer_number(found: Findings, lines: list[str]) -> None:
+    """The sale's number: the first one labelled above the card terminal's slip."""
+    for line in lines:
+        if TERMINAL_SLIP.search(line):
+            return
+        m = NUMBER.search(line)
+        number = m and (m.group(1) or m.group(2))
+        if number and re.search(r"\d", number):
+            found.offer("number", number, LABELLED, m.group(0).split()[0])
+            return
 
 
 # --- the total ----------------------------------------------------------------------------------
@@ -201,6 +214,10 @@ def _vat_row(values: list[Decimal], rate: Decimal, totals: set[Decimal]) -> tupl
         row = _mended(values[-3:-1], values[-1], rate)
         if row:
             return row
+    if len(values) == 2 and values[0] > values[1]:  # "MwSt 19% auf 38,60: 6,16": the gross, then its VAT
+        row = _mended(values[1:], values[0], rate)
+        if row:
+            return row
     for total in totals:
         row = _mended([value for value in values if value != total], total, rate)
         if row:
@@ -257,15 +274,22 @@ def _offer_date(found: Findings, lines: list[str]) -> None:
 
 def _offer_issuer(found: Findings, lines: list[str]) -> None:
     for line in lines[:HEAD_LINES]:
-        name = re.sub(r"\s{2,}", " ", line).strip(" *-=|#.:")
+        columns = [column for column in re.split(r"\s{2,}", line.strip()) if column]
+        # A photographed slip's edge reads as a column of a mark or two beside the name ("4  TOOLPARK  aa").
+        while len(columns) > 1 and len(columns[-1]) <= 2:
+            columns.pop()
+        while len(columns) > 1 and len(columns[0]) <= 2:
+            columns.pop(0)
+        name = " ".join(columns).strip(" *-=|#.:")
         # A slip read as one block picks up the paper's edge as a stray mark or letter beside the name.
         name = re.sub(r"^(?:\S\s+)+|(?:\s+\S)+$", "", name)
         letters = re.findall(r"[A-Za-zÄÖÜäöüß]", name)
         if (len(letters) < 3 or NOT_SHOP.search(name) or re.search(r"\d", name)
                 or any(p.search(name) for p in (TOTAL, CARD, CASH, CHANGE))):
             continue  # an address, a phone number, an item with its price: not the shop's name
-        if len(letters) < 0.6 * len(name.replace(" ", "")) or not re.search(r"[A-Za-zÄÖÜäöüß]{3}", name):
-            continue  # logo debris or the paper's edge: marks, digits, and letters in ones and twos
+        if len(letters) < 0.6 * len(name.replace(" ", "")) or not any(
+                re.fullmatch(r"[A-Za-zÄÖÜäöüß&'\-]{3,}", word) and len(set(word.lower())) > 1 for word in name.split()):
+            continue  # logo debris or the paper's edge: marks, digits, letters in ones and twos or one repeated ("EEE")
         found.offer("issuer", name, SHOP_HEADER, "head")
         return
 
