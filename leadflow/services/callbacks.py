@@ -98,9 +98,11 @@ def check(settings, headers, body: bytes) -> Delivery:
     return Delivery(delivery_id, str(payload.get("job_id") or "")[:64] or None, payload)
 
 
-def record_all(session: Session, deliveries: Sequence[Delivery]) -> list[Receipt]:
+def record_all(session: Session, deliveries: Sequence[Delivery], *, nudge: bool = True) -> list[Receipt]:
     """Record checked deliveries in one statement that commits as it runs, and nudge the worker about
-    the new ones after it; a receipt per delivery, in order, once the commit is done.
+    the new ones after it (`nudge=False`: the caller calls `nudge_worker` itself, as the web's group
+    commit does once its requests are answered); a receipt per delivery, in order, once the commit
+    is done.
 
     The webhook-id recorded already (a replay, or the same delivery at the same moment): the
     unique key decides, not a prior read, and the insert inserts nothing for it; no error, no
@@ -109,18 +111,23 @@ def record_all(session: Session, deliveries: Sequence[Delivery]) -> list[Receipt
     # commits as it runs, without the BEGIN and COMMIT round trips a session transaction adds.
     with session.get_bind().connect() as connection:
         new = _record_many(connection.execution_options(isolation_level="AUTOCOMMIT"), deliveries)
-    receipts, fresh = [], []
+    receipts = []
     for delivery in deliveries:
         first = delivery.id in new
         new.discard(delivery.id)
-        if first:
-            fresh.append(delivery.id)
         receipts.append(Receipt(delivery.id, duplicate=not first))
-    # A nudge per batch the worker applies in one transaction: fewer messages than deliveries,
-    # and batches that several worker threads can take at once.
+    if nudge:
+        nudge_worker(receipts)
+    return receipts
+
+
+def nudge_worker(receipts: Sequence[Receipt]) -> None:
+    """Nudge the worker about the new deliveries of recorded receipts: one nudge per batch the worker
+    applies in one transaction, so fewer messages than deliveries, and batches that several worker
+    threads can take at once. A nudge lost (a process stopped just before it) is the delivery sweep's."""
+    fresh = [receipt.delivery_id for receipt in receipts if not receipt.duplicate]
     outbox.dispatch([DeliveryReceived(batch[0], tuple(batch[1:]))
                      for batch in (fresh[start:start + BATCH_SIZE] for start in range(0, len(fresh), BATCH_SIZE))])
-    return receipts
 
 
 def enqueue_processing(ports: Ports, delivery_id: str, also: Sequence[str] = ()) -> bool:

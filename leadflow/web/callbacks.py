@@ -19,15 +19,17 @@ RECEIPTS = "leadflow_callback_receipts"
 
 
 def _record_together(deliveries):
-    # Runs in the request that leads the group, with its session.
-    return callbacks.record_all(db.session, deliveries)
+    # Runs in the request that leads the group, with its session. The worker is nudged after the
+    # group's requests are answered: a 2xx waits for the commit, not for Redis.
+    return callbacks.record_all(db.session, deliveries, nudge=False)
 
 
 @bp.record_once
 def _receipts(state) -> None:
     # An app made without LeadFlow's settings (the routes alone) writes at once.
     state.app.extensions[RECEIPTS] = GroupCommit(
-        _record_together, gather_seconds=state.app.config.get("CALLBACK_GATHER_MS", 0) / 1000)
+        _record_together, gather_seconds=state.app.config.get("CALLBACK_GATHER_MS", 0) / 1000,
+        then=callbacks.nudge_worker, writers=state.app.config.get("CALLBACK_WRITERS", 1))
 
 
 @bp.post("/callbacks")

@@ -182,3 +182,60 @@ def test_a_leader_that_found_nobody_writing_gathers_those_arriving_in_its_window
         t.join(timeout=10)
     assert writes.calls == [["a", "b", "c"]], "one write for the leader and those that came in its window"
     assert {**results, **more} == {"a": "written a", "b": "written b", "c": "written c"}
+
+
+def test_what_follows_a_write_runs_after_its_other_requests_are_answered_and_its_failure_is_only_logged(caplog):
+    """The worker's nudge: a request held with others is answered once their write committed, not
+    once the leader has also told Redis; a nudge that fails leaves every answer standing."""
+    writes = Writes(hold_first=True)
+    followed: list[list] = []
+    release_then = threading.Event()
+
+    def then(results):
+        assert release_then.wait(timeout=30)
+        followed.append(list(results))
+        if len(followed) == 2:
+            raise ConnectionError("redis gone")
+
+    group = GroupCommit(writes, then=then)
+    first, results = submit_in_threads(group, ["first"])
+    assert writes.started.wait(timeout=10)
+    others, more = submit_in_threads(group, ["a", "b"])
+    until(lambda: len(group._waiting) == 2)
+    writes.release.set()
+    # "first" led the first write and now waits in its `then`; the next write ("a", "b") has
+    # started without it, and its follower is answered while both leaders still wait.
+    until(lambda: len(more) == 1)
+    assert list(more.values()) == [f"written {next(iter(more))}"] and results == {}
+    release_then.set()
+    for t in first + others:
+        t.join(timeout=10)
+    assert results == {"first": "written first"} and more == {"a": "written a", "b": "written b"}
+    assert sorted(map(sorted, followed)) == [["written a", "written b"], ["written first"]]
+    assert "what follows a group write failed" in caplog.text
+
+
+def test_with_two_writers_a_request_arriving_during_a_write_starts_its_own_and_a_third_waits():
+    started = threading.Semaphore(0)
+    release = threading.Event()
+    calls: list[list] = []
+
+    def write(items):
+        calls.append(list(items))
+        started.release()
+        assert release.wait(timeout=30)
+        return [f"written {item}" for item in items]
+
+    group = GroupCommit(write, writers=2)
+    threads, results = submit_in_threads(group, ["first"])
+    assert started.acquire(timeout=10)
+    more, results_more = submit_in_threads(group, ["second"])
+    assert started.acquire(timeout=10), "the second request wrote without waiting for the first write"
+    last, results_last = submit_in_threads(group, ["c", "d"])
+    until(lambda: len(group._waiting) == 2)
+    assert calls == [["first"], ["second"]]
+    release.set()
+    for t in threads + more + last:
+        t.join(timeout=10)
+    assert sorted(item for call in calls[2:] for item in call) == ["c", "d"], "each that waited written once"
+    assert {**results, **results_more, **results_last} == {i: f"written {i}" for i in ("first", "second", "c", "d")}
