@@ -21,3 +21,32 @@ keepalive = int(os.environ.get("WEB_KEEPALIVE_SECONDS", "5"))
 preload_app = False
 accesslog = os.environ.get("WEB_ACCESS_LOG") or None
 errorlog = "-"
+
+
+def post_worker_init(worker):
+    """A worker told to stop (SIGTERM: a deploy, a restart) closes its live pages at once (1012,
+    service restart: each reconnects, to another worker, and fetches a fresh snapshot), so it
+    exits once its ordinary requests are done instead of waiting graceful_timeout for pages that
+    never end."""
+    import signal
+
+    stop = worker.handle_exit
+
+    def handle_exit(sig, frame):
+        stop(sig, frame)
+        ports = getattr(worker.wsgi, "extensions", {}).get("leadflow")
+        if ports is not None:
+            _outside_the_signal_handler(worker, ports.hub.close_all)
+
+    signal.signal(signal.SIGTERM, handle_exit)
+
+
+def _outside_the_signal_handler(worker, work):
+    # As gunicorn's gevent worker does for SIGQUIT: a signal handler must not take locks that the
+    # code it interrupted may hold.
+    if "gevent" in type(worker).__module__:
+        import gevent
+        gevent.spawn(work)
+    else:
+        import threading
+        threading.Thread(target=work, name="close-live-pages", daemon=True).start()

@@ -120,11 +120,13 @@ class Client:
         self.user_id = user_id
         self.outbox: queue.Queue[Push | bytes | None] = queue.Queue(maxsize=CLIENT_QUEUE_SIZE)
         self.evicted = False
+        self.going_away = False  # the process is stopping: the page is to reconnect elsewhere
         # write(data) -> how many bytes the socket took now, never waiting; None: always queue.
         self.write = write
         self.sending = False  # the socket's loop is writing: a direct write would interleave
 
-    def evict(self) -> None:
+    def evict(self, going_away: bool = False) -> None:
+        self.going_away = going_away
         self.evicted = True
         try:
             self.outbox.put_nowait(None)  # wakes the socket's loop at once
@@ -188,6 +190,16 @@ class Hub:
         for old in evicted:
             old.evict()
         return client
+
+    def close_all(self) -> int:
+        """The process is stopping (a deploy): every open page is told to go away now, and
+        reconnects to another process with a fresh snapshot, instead of holding this one for its
+        whole graceful timeout (a live page never ends on its own). Returns how many."""
+        with self._lock:
+            clients = [client for mine in self._clients.values() for client in mine]
+        for client in clients:
+            client.evict(going_away=True)
+        return len(clients)
 
     def disconnect(self, client: Client) -> None:
         with self._lock:

@@ -64,6 +64,9 @@ def register(app) -> None:
                     # Reading with no wait surfaces a closed socket; the browser sends nothing else.
                     ws.receive(timeout=0)
                     continue
+                if html is None and client.going_away:
+                    ws.close(reason=1012, message="the server is restarting")
+                    return
                 if html is None:  # evicted: this user opened more pages than the cap allows
                     ws.close(reason=1008, message="too many open pages")
                     return

@@ -2,6 +2,7 @@
 on PostgreSQL and Redis. Open sockets must not starve ordinary requests, and a socket is
 only for our own pages, within limits."""
 import base64
+import contextlib
 import os
 import re
 import secrets
@@ -29,6 +30,12 @@ OLD_THREAD_COUNT = 4  # `gunicorn -k gthread --threads 4` stalled with this many
 
 @pytest.fixture(scope="module")
 def web(redis_url, tmp_path_factory):
+    with _serving(redis_url, tmp_path_factory) as web:
+        yield web
+
+
+@contextlib.contextmanager
+def _serving(redis_url, tmp_path_factory, **settings):
     tmp = tmp_path_factory.mktemp("sockets")
     port = free_port()
     with fresh_database("sockets") as database_url:
@@ -50,6 +57,7 @@ def web(redis_url, tmp_path_factory):
             "WEB_BIND": f"127.0.0.1:{port}",
             "WEB_WORKERS": "1",
             "WS_MAX_SOCKETS_PER_USER": str(CAP),
+            **settings,
         }
         env.pop("CI", None)
         for command in (["db", "upgrade"], ["leadflow", "demo"]):
@@ -62,7 +70,7 @@ def web(redis_url, tmp_path_factory):
         url = f"http://127.0.0.1:{port}"
         try:
             wait_until(lambda: _answers(url + "/healthz"), timeout=60, message="gunicorn with gevent workers")
-            yield {"url": url, "env": env, "log": tmp / "web.log"}
+            yield {"url": url, "env": env, "log": tmp / "web.log", "server": server}
         except BaseException:
             print((tmp / "web.log").read_text()[-5000:])
             raise
@@ -197,3 +205,19 @@ def _received(ws, received, needle) -> bool:
     if message:
         received.append(message)
     return any(needle in m for m in received)
+
+
+def test_a_web_server_told_to_stop_closes_its_live_pages_at_once_and_does_not_wait_out_its_grace(
+        redis_url, tmp_path_factory):
+    """A deploy: SIGTERM. Open pages are told the service restarts (1012, which the page's socket
+    reconnects on) and the server exits once its ordinary requests are done, not after its
+    graceful timeout, which open pages would otherwise hold it for in full."""
+    grace = 120
+    with _serving(redis_url, tmp_path_factory, WEB_GRACEFUL_TIMEOUT_SECONDS=str(grace)) as web:
+        cookie = _cookie(web, "advisor@rhein.example")
+        sockets = [_open(web, cookie) for _ in range(3)]
+        web["server"].terminate()
+        for ws in sockets:
+            wait_until(lambda: _closed(ws), timeout=grace / 4, message="the page told to go")
+        assert [ws.close_reason for ws in sockets] == [1012] * 3
+        assert web["server"].wait(timeout=grace / 4) == 0
