@@ -84,6 +84,7 @@ def test_a_row_of_labels_over_a_row_of_values_pairs_them_by_place():
 def test_ocr_text_whose_header_row_ran_together_gives_no_column_value():
     text = "Gesamtbrutto Steuerbrutto SV-Brutto gesetzl. Abzüge Nettolohn\n3.967,20 EUR 3.967,20 EUR 1.561,49- EUR 2.405,71 EUR"
     assert parse.after_label(text, r"nettolohn") is None
+    assert parse.after_label(text, r"gesamtbrutto") == "3967.20"  # the label that heads the run-together column
 
 
 def test_a_period_whose_start_carries_no_year_is_read_whole():

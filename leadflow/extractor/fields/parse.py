@@ -328,10 +328,12 @@ def _value_below(header: str, match, below: str, parse):
     below_cols = segments(below)
     at = next((i for i, col in enumerate(head_cols) if re.search(match.re, col)), None)
     if at is not None and len(head_cols) == len(below_cols):
-        # Only where the label is its column's heading: in OCR text whose columns ran together
-        # ("Gesamtbrutto Steuerbrutto ... Nettolohn") the one column holds several labels.
-        label = re.search(match.re, head_cols[at]).group(0)
-        return parse(below_cols[at]) if len(label) >= HEADING_SHARE * len(head_cols[at]) else None
+        # Only where the label heads its column: in OCR text whose columns ran together
+        # ("Gesamtbrutto Steuerbrutto ... Nettolohn") a label further along the one column stands
+        # over some later value, not over the column's first.
+        label = re.search(match.re, head_cols[at])
+        heads = label.start() == 0 or len(label.group(0)) >= HEADING_SHARE * len(head_cols[at])
+        return parse(below_cols[at]) if heads else None
     if at is not None and at == len(head_cols) - 1 and below_cols:
         # The label is the last column: its value is the last one on the next line.
         for col in reversed(below_cols):
