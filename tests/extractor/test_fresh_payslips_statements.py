@@ -127,3 +127,22 @@ def test_a_generated_fresh_payslip_or_statement_reads_end_to_end(kind, layout):
     assert data["document_type"] == kind
     fields = data["content"]["fields"]
     assert {name: fields[name] for name in doc.fields} == doc.fields
+
+
+def test_a_wert_column_beside_betrag_holds_the_value_date_not_the_amount():
+    # OCR read the value date "27.10." as "21.30:"; the amount is under "Betrag".
+    fields = statement_of((60, 60, "Kontoauszug Nr. 10/2026"), (60, 74, "IBAN DE86 5709 2800 5219 5078 17"),
+                          (60, 100, "Bu-Tag"), (110, 100, "Wert"), (160, 100, "PN"), (200, 100, "Vorgang"),
+                          (480, 100, "Betrag"),
+                          *[(x, 114 + 14 * row, text) for row in range(5) for x, text in (
+                              (60, f"{row + 20}.10."), (110, "21.30:" if row == 2 else f"{row + 20}.10."), (160, "655"),
+                              (200, "Gutschrift Nordlicht Software GmbH" if row == 2 else "Lastschrift REWE Markt"),
+                              (470, "3.337,01 H" if row == 2 else "45,20 S"))],
+                          (200, 128 + 14 * 1 + 7, "Salary 10/2026"))
+    assert fields["salary_credits"] == ["3337.01"]
+
+
+def test_a_statements_title_ocr_ran_onto_the_banks_name_is_no_part_of_it():
+    fields = statement_of((60, 40, "Kreissparkasse Talheim Kontoauszug Nr. 9/2026"),
+                          (60, 60, "IBAN DE86 5709 2800 5219 5078 17"))
+    assert fields["bank"] == "Kreissparkasse Talheim"

@@ -60,6 +60,7 @@ CREDIT_HEADER = re.compile(r"^(?:haben|gutschrift(?:en)?|credit|credits|eingang|
 DEBIT_HEADER = re.compile(r"^(?:soll|belastung(?:en)?|lastschrift(?:en)?|debit|debits|ausgang|ausgänge|ausgaben?"
                           r"|abgang|withdrawals?|paid out|money out|out)\b", re.IGNORECASE)
 AMOUNT_HEADER = re.compile(r"^(?:betrag|umsatz|amount|wert|betrag eur|betrag in eur|amount eur)\b", re.IGNORECASE)
+VALUE_DATE_HEADER = re.compile(r"^wert\b", re.IGNORECASE)  # an amount's head, or the value date's ("Wert")
 BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
 
 CHECKS = (
@@ -155,7 +156,7 @@ def salary_credits_in_layout(layout: Layout) -> tuple[list[str] | None, float]:
 def _amount_columns(layout: Layout) -> dict[str, float]:
     """x-centres of the bookings table's amount columns, from its header line."""
     for line in layout.lines:
-        cols = {}
+        cols, weak = {}, False
         for segment in line.segments:
             for word_index, word in enumerate(segment.words):
                 rest = " ".join(w.text for w in segment.words[word_index:])
@@ -164,6 +165,11 @@ def _amount_columns(layout: Layout) -> dict[str, float]:
                                      ("balance", BALANCE_HEADER)):
                     if kind not in cols and header.match(rest) and (word_index == 0 or kind != "amount"):
                         cols[kind] = centre
+                    elif kind == "amount" and weak and word_index == 0 and header.match(rest) \
+                            and not VALUE_DATE_HEADER.match(rest):
+                        cols[kind] = centre  # "Wert" beside "Betrag" is the value date's column
+                    if kind == "amount" and cols.get(kind) == centre:
+                        weak = bool(VALUE_DATE_HEADER.match(rest))
         if ("credit" in cols and "debit" in cols) or "amount" in cols:
             if len(line.segments) >= 3:
                 return cols
@@ -308,9 +314,11 @@ def _bank(text: str) -> str | None:
 def _untitled(segment: str) -> str:
     """A heading OCR ran into the bank's name ("Account statement Musterbank AG") is not part of it,
     nor is a page number it ran on after it ("Stadtsparkasse Lindenau Seite 1/2")."""
-    return PAGE_NUMBER.sub("", STATEMENT_TITLE.sub("", segment)).strip()
+    return TRAILING_TITLE.sub("", PAGE_NUMBER.sub("", STATEMENT_TITLE.sub("", segment))).strip()
 
 
 PAGE_NUMBER = re.compile(r"\s+(?:seite|blatt|page|sheet)\s*\d+\s*(?:/|von|of)\s*\d+\s*$", re.IGNORECASE)
+# ... or the statement's title it ran on after it ("Kreissparkasse Talheim Kontoauszug Nr. 9/2026").
+TRAILING_TITLE = re.compile(r"\s+(?:konto\s?auszug|account statement|bank statement)\b.*$", re.IGNORECASE)
 STATEMENT_TITLE = re.compile(r"^(?:konto\s?auszug|account statement|bank statement|statement of account|auszug)"
                              r"(?:\s+nr\.?\s*\S+)?\s*[-:|·]?\s*", re.IGNORECASE)
