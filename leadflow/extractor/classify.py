@@ -17,6 +17,9 @@ SCALE = 4.0  # score at which confidence reaches about 0.63 before the margin is
 KEYWORDS: dict[str, list[tuple[str, float]]] = {
     "payslip": [
         (r"gehaltsabrechnung|entgeltabrechnung|verdienstabrechnung|lohnabrechnung|bezügeabrechnung", 4),
+        # A civil servant's pay office: "Bezügemitteilung", "Besoldungsmitteilung", "Mitteilung über die Bezüge".
+        (r"bezügemitteilung|besoldungsmitteilung|besoldungsabrechnung|mitteilung über (die )?(bezüge|besoldung)", 4),
+        (r"besoldungsgruppe|familienzuschlag|dienstbezüge", 1),
         (r"abrechnung der brutto\s*/\s*netto|brutto\s*/\s*netto-?bezüge", 4),
         (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b", 4),
         (r"netto-?verdienst|nettobezüge|nettolohn|\bnet pay\b", 2),

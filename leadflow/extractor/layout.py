@@ -14,6 +14,7 @@ SPACES_PER_GAP = 2.2
 BELOW_REACH = 3.5
 # A table column's values may stand this many lines under its header.
 COLUMN_REACH = 12
+HEADER_ROW_CELLS = 3  # a row of labels over a row of values, paired by place
 
 STREET = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?(?:\s|$|,)")
 POSTCODE = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
@@ -309,6 +310,10 @@ class Layout:
                 overlap = min(cell.x1, x1 + pad) - max(cell.x0, x0 - pad)
                 if overlap > best_overlap:
                     best, best_overlap = cell, overlap
+            if lj == li + 1 and best_overlap < 0.5 * (x1 - x0):
+                # A row of labels over a row of as many values (a summary strip of boxes, each label
+                # left and its value right in its box): the label's value is the one in its place.
+                best = _paired_cell(line, segment, other) or best
             if best is None:
                 continue
             if is_label and is_label(best.text):
@@ -323,6 +328,16 @@ class Layout:
                 # Past the label's own block, only a table column of numbers keeps going down.
                 return None
         return None
+
+
+def _paired_cell(header, segment: Segment, row) -> Segment | None:
+    """The cell of `row` in the place `segment` has in `header`, when both are rows of as many cells
+    (three or more) and the header holds no figures."""
+    if len(row.segments) != len(header.segments) or len(header.segments) < HEADER_ROW_CELLS:
+        return None
+    if any(re.search(r"\d", cell.text) for cell in header.segments):
+        return None
+    return row.segments[header.segments.index(segment)]
 
 
 def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:

@@ -60,6 +60,7 @@ CREDIT_HEADER = re.compile(r"^(?:haben|gutschrift(?:en)?|credit|credits|eingang|
 DEBIT_HEADER = re.compile(r"^(?:soll|belastung(?:en)?|lastschrift(?:en)?|debit|debits|ausgang|ausgänge|ausgaben?"
                           r"|abgang|withdrawals?|paid out|money out|out)\b", re.IGNORECASE)
 AMOUNT_HEADER = re.compile(r"^(?:betrag|umsatz|amount|wert|betrag eur|betrag in eur|amount eur)\b", re.IGNORECASE)
+VALUE_DATE_HEADER = re.compile(r"^wert\b", re.IGNORECASE)  # an amount's head, or the value date's ("Wert")
 BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
 
 CHECKS = (
@@ -80,7 +81,9 @@ def parse(reading) -> FieldsRead:
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
     f.look(layout, "holder", HOLDER, p.person_name, is_label=IS_LABEL)
     f.offer("holder", p.person_name(p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?") or ""), FLAT_LABEL)
-    f.offer("holder", p.addressee(text), STRUCTURE)
+    if layout:  # the layout's lines keep their column gaps, which an OCR text loses
+        f.offer("holder", p.addressee(layout.text), STRUCTURE)
+    f.offer("holder", p.addressee(text), STRUCTURE - 0.05)
     for line, page, _ in layout.address_blocks():
         f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
     for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():
@@ -93,15 +96,17 @@ def parse(reading) -> FieldsRead:
     start, end = _unlabelled_range(text)
     f.offer("period_start", start, STRUCTURE)
     f.offer("period_end", end, STRUCTURE)
-    f.look(layout, "opening_balance", OPENING, p.amount, is_label=IS_LABEL)
-    f.offer("opening_balance", p.after_label(text, FLAT_OPENING), FLAT_LABEL)
-    f.look(layout, "closing_balance", CLOSING, p.amount, is_label=IS_LABEL)
-    f.offer("closing_balance", p.after_label(text, FLAT_CLOSING), FLAT_LABEL)
-    # "Kontostand am 30.09.2026 ... Kontostand am 31.10.2026": one label, the first is the opening.
-    dated = layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False) if layout else []
+    f.look(layout, "opening_balance", OPENING, balance, is_label=IS_LABEL)
+    f.offer("opening_balance", p.after_label(text, FLAT_OPENING, balance), FLAT_LABEL)
+    f.look(layout, "closing_balance", CLOSING, balance, is_label=IS_LABEL)
+    f.offer("closing_balance", p.after_label(text, FLAT_CLOSING, balance), FLAT_LABEL)
+    # "Kontostand am 30.09.2026 ... Kontostand am 31.10.2026": one label; the earlier date is the
+    # opening balance, in whichever order they are printed. Without both dates, the first printed.
+    dated = _dated_balances(layout) if layout else []
     if len(dated) >= 2:
-        f.offer("opening_balance", dated[0].value, dated[0].confidence - 0.1, dated[0].label, dated[0].page)
-        f.offer("closing_balance", dated[-1].value, dated[-1].confidence - 0.1, dated[-1].label, dated[-1].page)
+        first, last = dated[0], dated[-1]
+        f.offer("opening_balance", first.value, first.confidence - 0.1, first.label, first.page)
+        f.offer("closing_balance", last.value, last.confidence - 0.1, last.label, last.page)
     if not f.candidates["period_start"]:
         # A statement for a calendar month names only the month ("Oktober 2026").
         for hit in layout.find(MONTH_PERIOD, _statement_month, is_label=IS_LABEL) if layout else ():
@@ -151,7 +156,7 @@ def salary_credits_in_layout(layout: Layout) -> tuple[list[str] | None, float]:
 def _amount_columns(layout: Layout) -> dict[str, float]:
     """x-centres of the bookings table's amount columns, from its header line."""
     for line in layout.lines:
-        cols = {}
+        cols, weak = {}, False
         for segment in line.segments:
             for word_index, word in enumerate(segment.words):
                 rest = " ".join(w.text for w in segment.words[word_index:])
@@ -160,6 +165,11 @@ def _amount_columns(layout: Layout) -> dict[str, float]:
                                      ("balance", BALANCE_HEADER)):
                     if kind not in cols and header.match(rest) and (word_index == 0 or kind != "amount"):
                         cols[kind] = centre
+                    elif kind == "amount" and weak and word_index == 0 and header.match(rest) \
+                            and not VALUE_DATE_HEADER.match(rest):
+                        cols[kind] = centre  # "Wert" beside "Betrag" is the value date's column
+                    if kind == "amount" and cols.get(kind) == centre:
+                        weak = bool(VALUE_DATE_HEADER.match(rest))
         if ("credit" in cols and "debit" in cols) or "amount" in cols:
             if len(line.segments) >= 3:
                 return cols
@@ -214,9 +224,41 @@ def salary_credits(text: str) -> list[str]:
     return found
 
 
+def balance(raw: str) -> str | None:
+    """A balance, its sign also as a mark after it: "1.234,56 S" / "Soll" / "DR" is overdrawn,
+    "H" / "Haben" / "CR" in credit."""
+    if BOOKING_LINE.match(raw.strip()):
+        return None  # a booking's line ("01.09. 01.09. Miete ... 1.431,66 S") holds no balance
+    raw = re.sub(r"\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?(?!\d)", " ", raw)  # nor is a date ("am 30.09.") an amount
+    value = p.amount(raw)
+    if value is None:
+        return None
+    if DEBIT_MARK.search(raw):
+        return "-" + value.lstrip("-")
+    return value
+
+
+BOOKING_LINE = re.compile(r"\d{1,2}\.\d{1,2}\.(?:\d{2,4})?\s")
+DEBIT_MARK = re.compile(r"\d[.,]\d{2}\s?(?:EUR|€)?\s?(?:S|Soll|DR|Dr)\b")
+
+
+def _dated_balances(layout: Layout) -> list:
+    """The balances after "Kontostand am <date>" in the order of their dates (the earlier one is the
+    opening balance, whichever is printed first); in printed order when no line shows its date, and
+    none when only some do (which is which cannot be told)."""
+    count = sum(1 for _ in layout.labels(DATED_BALANCE))
+    amounts = layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False)
+    days = layout.find(DATED_BALANCE, p.iso_date, is_label=IS_LABEL, below=False)
+    if not days:
+        return amounts
+    if not (len(days) == len(amounts) == count) or len({day.value for day in days}) != count:
+        return []
+    return [hit for _, hit in sorted(zip((day.value for day in days), amounts), key=lambda pair: pair[0])]
+
+
 def _dated_amount(raw: str) -> str | None:
     """The amount after a balance's date ("am 31.10.2026  1.074,93 EUR"), not the date's digits."""
-    return p.amount(re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", " ", raw))
+    return balance(re.sub(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", " ", raw))
 
 
 def _statement_month(raw: str) -> str | None:
@@ -235,7 +277,7 @@ def _unlabelled_range(text: str) -> tuple[str | None, str | None]:
     30 Sep 2026"): what else would a statement date from and to there."""
     for line in p.lines(text)[:HEAD_LINES]:
         for segment in p.segments(line):
-            if RANGE_WORD.search(segment):
+            if RANGE_WORD.search(segment) or p.SHORT_RANGE.search(segment):
                 start, end = p.date_range(segment)
                 if start and end and start < end:
                     return start, end
@@ -272,9 +314,11 @@ def _bank(text: str) -> str | None:
 def _untitled(segment: str) -> str:
     """A heading OCR ran into the bank's name ("Account statement Musterbank AG") is not part of it,
     nor is a page number it ran on after it ("Stadtsparkasse Lindenau Seite 1/2")."""
-    return PAGE_NUMBER.sub("", STATEMENT_TITLE.sub("", segment)).strip()
+    return TRAILING_TITLE.sub("", PAGE_NUMBER.sub("", STATEMENT_TITLE.sub("", segment))).strip()
 
 
 PAGE_NUMBER = re.compile(r"\s+(?:seite|blatt|page|sheet)\s*\d+\s*(?:/|von|of)\s*\d+\s*$", re.IGNORECASE)
+# ... or the statement's title it ran on after it ("Kreissparkasse Talheim Kontoauszug Nr. 9/2026").
+TRAILING_TITLE = re.compile(r"\s+(?:konto\s?auszug|account statement|bank statement)\b.*$", re.IGNORECASE)
 STATEMENT_TITLE = re.compile(r"^(?:konto\s?auszug|account statement|bank statement|statement of account|auszug)"
                              r"(?:\s+nr\.?\s*\S+)?\s*[-:|·]?\s*", re.IGNORECASE)

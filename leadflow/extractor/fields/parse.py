@@ -21,7 +21,7 @@ MONTHS = {name: number for number, names in enumerate([
     ("november", "nov"), ("dezember", "december", "dec", "dez")], start=1) for name in names}
 MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})\.?\s+([A-Za-zä]{3,9})\.?\s+(\d{4})\b|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
 IBAN_START = re.compile(r"\b([A-Z]{2}[0-9OIlSB]{2}(?:\s?[A-Z0-9]){11,34})")
-LEGAL_FORM = re.compile(r"\b((?:GmbH|GMBH|AG|SE|UG)\s?&\s?Co\.?\s?(?:KGaA|KG|OHG)|GmbH|GMBH|AG|SE|KG|KGaA|OHG|UG"
+LEGAL_FORM = re.compile(r"\b((?:GmbH|GMBH|AG|SE|UG)\s?&\s?Co\.?\s?(?:KGaA|KG|OHG)|g?GmbH|GMBH|g?AG|SE|KG|KGaA|OHG|UG"
                         r"|e\.\s?V\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH)(?!\w)")
 # A document's title OCR runs into the issuer's name on one line ("ENTGELTABRECHNUNG FICHTELBERG AG").
 TITLE_WORD = re.compile(r"^(?:\w*abrechnung|\w*bescheinigung|\w*bescheid|kontoauszug|rechnung|invoice|payslip"
@@ -130,8 +130,9 @@ def month_period(raw: str) -> str | None:
     if m:
         return f"{m.group(1)}-{m.group(2)}"
     start, end = date_range(raw)
-    if start and end and start[:7] == end[:7]:
-        return start[:7]
+    if start and end:
+        # A range over two months ("10.10.-09.11.2026") is no one month's.
+        return start[:7] if start[:7] == end[:7] else None
     day = iso_date(raw)
     return day[:7] if day else None
 
@@ -140,9 +141,25 @@ def date_range(raw: str) -> tuple[str | None, str | None]:
     """Start and end of a period: "01.08.2026 - 31.08.2026", "vom 1. August 2026 bis 31. August 2026",
     "2026-08-01 to 2026-08-31", "1 Aug 2026 – 31 Aug 2026"; (None, None) unless both are dates."""
     days = _dates_in_order(raw)
+    short = SHORT_RANGE.search(raw)
+    if short and (len(days) < 2 or raw.find(short.group(0)) <= _first_date_at(raw)):
+        # "01.10.-31.10.2026": the start's year is the end's (the year before, across a new year).
+        d1, m1, d2, m2, y = (int(g) for g in short.groups())
+        try:
+            return date(y - (m1 > m2), m1, d1).isoformat(), date(y, m2, d2).isoformat()
+        except ValueError:
+            pass
     if len(days) >= 2:
         return days[0], days[1]
     return None, None
+
+
+SHORT_RANGE = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.\s?(?:-|–|bis)\s?(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
+
+
+def _first_date_at(raw: str) -> int:
+    starts = [m.start() for pattern in (DATE_DMY, DATE_ISO, DATE_SLASH) for m in pattern.finditer(raw)]
+    return min(starts) if starts else len(raw)
 
 
 def _dates_in_order(raw: str) -> list[str]:
@@ -311,7 +328,12 @@ def _value_below(header: str, match, below: str, parse):
     below_cols = segments(below)
     at = next((i for i, col in enumerate(head_cols) if re.search(match.re, col)), None)
     if at is not None and len(head_cols) == len(below_cols):
-        return parse(below_cols[at])
+        # Only where the label heads its column: in OCR text whose columns ran together
+        # ("Gesamtbrutto Steuerbrutto ... Nettolohn") a label further along the one column stands
+        # over some later value, not over the column's first.
+        label = re.search(match.re, head_cols[at])
+        heads = label.start() == 0 or len(label.group(0)) >= HEADING_SHARE * len(head_cols[at])
+        return parse(below_cols[at]) if heads else None
     if at is not None and at == len(head_cols) - 1 and below_cols:
         # The label is the last column: its value is the last one on the next line.
         for col in reversed(below_cols):
@@ -319,6 +341,9 @@ def _value_below(header: str, match, below: str, parse):
             if value is not None:
                 return value
     return None
+
+
+HEADING_SHARE = 0.6
 
 
 def text_after(text: str, label: str, *, flags=re.IGNORECASE) -> str | None:
@@ -345,7 +370,12 @@ def sender(text: str) -> str | None:
         # "Firma AG | Straße 1 | 12345 Ort": segments() splits at the bars, so the line as a whole too.
         for segment in segments(line) + ([line] if " | " in line else []):
             # OCR reads the middle dot as a colon too ("Stadtwerke AG - Postfach 12 : 20095 Hamburg").
-            parts = re.split(r"\s[·•|:]\s|\s-\s", segment)
+            # A line parted by dots or bars keeps the hyphens inside its parts ("Landesamt für
+            # Finanzen - Bezügestelle Nord · Postfach 12 · 90408 Nürnberg"); hyphens part it otherwise.
+            parts = re.split(r"\s[·•|]\s", segment)
+            if len(parts) < 3:
+                # OCR reads the middle dot as a hyphen or a full stop too.
+                parts = re.split(r"\s[·•|:.]\s|\s-\s", segment)
             if len(parts) >= 3 and re.search(r"\b\d{5}\b", parts[-1]):
                 return parts[0].strip()
     return None
@@ -366,16 +396,37 @@ def addressee(text: str) -> str | None:
             return " ".join(rest)
         below = segments(all_lines[index + 1])
         words = [w for w in below[0].split() if not TITLE.fullmatch(w)] if below else []
-        if len(words) > 3:  # OCR joined the columns with single spaces
-            words = words[:2]
-        if words and all(NAME_WORD.fullmatch(w) for w in words):
+        if len(words) <= 3:
+            if words and all(_name_word(w) for w in words) \
+                    and not PARTICLE.fullmatch(words[0]) and not PARTICLE.fullmatch(words[-1]):
+                return " ".join(words)
+            continue
+        if len(words) == NAME_WORDS_MAX and all(_name_word(w) for w in words) and not PARTICLE.fullmatch(words[-1]):
+            return " ".join(words)  # "María José García López"
+        # OCR joined the columns with single spaces ("James Beispiel Fiktiv BKK 17,70"): where the
+        # name ends cannot be told from the words ("Gabriela Dos Santos IBAN"), so the first two; a
+        # reader with the page's layout asks again of its lines, whose column gaps tell.
+        words = words[:2]
+        if all(NAME_WORD.fullmatch(w) for w in words):
             return " ".join(words)
     return None
+
+
+def _name_word(word: str) -> bool:
+    """A word of a person's name: capitalised, not all capitals ("IBAN"), or a particle ("van", "dos")."""
+    if NAME_WORD.fullmatch(word) or PARTICLE.fullmatch(word):
+        return True
+    return bool(LETTERS.fullmatch(word)) and word[0].isupper() and not word.isupper() \
+        and all(part[:1].isupper() for part in re.split(r"['’-]", word) if len(part) > 1)
 
 
 SALUTATION = re.compile(r"(Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)(?=\s|$)")
 TITLE = re.compile(r"Dr\.|Prof\.|Dipl\.-\w+\.?")  # "Herrn / Dr. Wei Zhang": the title is no name
 NAME_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüßéèáàíóúñç'\-]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?|[A-ZÄÖÜ]\.")
+# Any alphabet's capitalised word, its parts joined by hyphens or apostrophes ("João", "O'Connor").
+LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+PARTICLE = re.compile(r"van|von|de|den|der|del|della|dos|da|di|du|ten|ter|zu|el|al|la|le")
+NAME_WORDS_MAX = 4
 
 
 def company(text: str) -> str | None:

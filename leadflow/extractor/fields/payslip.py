@@ -27,17 +27,18 @@ EMPLOYEE = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", r"re:mitarbeiter(
 EMPLOYEE_PLAIN = lexicon("name")  # "Name  Anna Kowalska" in a slip's facts; weaker: "Name der Bank"
 PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs periode", "lohn zeitraum",
                  "entgelt zeitraum", "pay period", "payroll period", "pay date period", "period", "zeitraum",
-                 "monat", "month",
+                 "monat", "month", r"re:(?:zahlungs|bezugs|besoldungs|lohn|gehalts|entgelt)-?\s?(?:monat|zeitraum)",
                  r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:f(?:ü|ii|u)r|for)(?=\s)",
                  r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
 # A slip's title with its month after it ("Entgeltabrechnung 10.2026", "Gehaltsabrechnung Oktober 2026"):
 # looked for on the title's own line only, as a title labels nothing below it.
-TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung", "payslip",
+TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung",
+                       r"re:(?:bezüge|besoldungs)mitteilung", r"re:mitteilung\s(?:über\s)?(?:die\s)?(?:bezüge|besoldung)", "payslip",
                        "pay slip", "salary statement")
 TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
-                "brutto gesamt", "gesamt bezüge", "gross pay", "gross wages", "total gross pay",
+                "brutto gesamt", "gesamt bezüge", "summe der bezüge", "summe der brutto bezüge", "gross pay", "gross wages", "total gross pay",
                 "total gross", "gross salary", "gross earnings", "gross income", "total earnings")
 GROSS_PLAIN = lexicon("brutto", "gross")  # also under "Steuer-Brutto" and year-to-date columns: weaker
 NET = lexicon("netto verdienst", "netto bezüge", "netto bezug", "netto lohn", "netto gehalt", "netto entgelt",
@@ -76,7 +77,9 @@ def parse(reading) -> FieldsRead:
     f.offer("employer", p.company(text), GUESS)
     f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
-    f.offer("employee", p.addressee(text), STRUCTURE)
+    if layout:  # the layout's lines keep their column gaps, which an OCR text loses
+        f.offer("employee", p.addressee(layout.text), STRUCTURE)
+    f.offer("employee", p.addressee(text), STRUCTURE - 0.05)
     for line, page, _ in layout.address_blocks():
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
         f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
