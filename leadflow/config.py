@@ -111,9 +111,6 @@ def load() -> dict:
         # A callback receipt that finds no write under way waits this long for others to share
         # its insert (0: writes at once).
         "CALLBACK_GATHER_MS": _int("CALLBACK_GATHER_MS", 2),
-        # Callback inserts in flight at once per web process; a receipt arriving while as many
-        # are under way waits to share the next.
-        "CALLBACK_WRITERS": _int("CALLBACK_WRITERS", 2),
         "RECONCILIATION_INTERVAL_MS": _int("RECONCILIATION_INTERVAL_MS", 60_000),
         "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),
         "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", 10 * 60_000),

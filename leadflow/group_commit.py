@@ -6,9 +6,8 @@ commit) inside its own request, hands each request its result, and names the nex
 more items arrived meanwhile. Those arrived while a commit was in flight: under load a write
 carries as many items as requests were waiting. A leader that found nobody writing waits
 `gather_seconds` first (0: writes at once), so that requests arriving just after it share its
-write too. With `writers` above one, that many leaders write at once, each its own batch; only
-a request arriving while all of them are writing waits for the next. `then`, if given, runs in
-the leader after its batch is answered: what need not hold the requests (a nudge to a worker).
+write too. `then`, if given, runs in the leader after its batch is answered: what need not
+hold the requests (a nudge to a worker).
 
 There is no thread of its own: the leader is a request, so `write` runs in that request's app
 context with its session. Waiting uses `threading`'s lock and events, so the same code serves
@@ -27,7 +26,7 @@ class GroupCommit:
     """One per process and kind of write (see `submit`)."""
 
     def __init__(self, write: Callable[[Sequence], Sequence], max_items: int = 64, gather_seconds: float = 0.0,
-                 then: Callable[[Sequence], None] | None = None, writers: int = 1):
+                 then: Callable[[Sequence], None] | None = None):
         # write(items) -> one result per item, in order; runs in the leader's request.
         self._write = write
         # then(results): what follows a write that nobody need wait for (nudging a worker about what
@@ -38,14 +37,10 @@ class GroupCommit:
         # A leader that found nobody writing waits this long for company before it writes
         # (PostgreSQL's commit_delay, for the same reason); a named successor has company.
         self._gather = gather_seconds
-        # Writes in flight at once: with one, a request arriving during a write waits for it and
-        # then for its own; with two, it starts the next write at once (on another connection; the
-        # database flushes both commits together), and only a third waits.
-        self._writers = writers
         self._lock = threading.Lock()
         self._waiting: list[_Entry] = []
-        # Leaders writing, or named and waking up: with as many as `writers`, a newcomer waits.
-        self._leaders = 0
+        # A leader is writing, or has been named and is waking up: a newcomer waits.
+        self._busy = False
 
     def submit(self, item):
         """Write `item` together with whatever other requests submit meanwhile; return its
@@ -53,12 +48,11 @@ class GroupCommit:
         entry = _Entry(item)
         with self._lock:
             self._waiting.append(entry)
-            entry.lead = self._leaders < self._writers
-            alone = self._leaders == 0
-            self._leaders += entry.lead
+            entry.lead = not self._busy
+            self._busy = True
         if not entry.lead:
             entry.woken.wait()
-        elif self._gather and alone:
+        elif self._gather:
             time.sleep(self._gather)
         if entry.lead:
             self._lead(entry)
@@ -70,12 +64,10 @@ class GroupCommit:
         batch: list[_Entry] = []
         try:
             with self._lock:
-                # A leader writes its own item and those waiting that no other leader holds
-                # (a leader takes only followers, so each item is in one write).
-                self._waiting.remove(entry)
-                batch = [entry] + [e for e in self._waiting if not e.lead][:self._max_items - 1]
-                taken = set(map(id, batch))
-                self._waiting = [e for e in self._waiting if id(e) not in taken]
+                # The leader is first in line: a newcomer leads only when nobody waits, and a
+                # named leader is the first of those left waiting.
+                batch = self._waiting[:self._max_items]
+                del self._waiting[:len(batch)]
             try:
                 results = list(self._write([e.item for e in batch]))
                 if len(results) != len(batch):
@@ -97,11 +89,11 @@ class GroupCommit:
             with self._lock:
                 if entry in self._waiting:  # stopped before it took its batch
                     self._waiting.remove(entry)
-                successor = next((e for e in self._waiting if not e.lead), None)
+                successor = self._waiting[0] if self._waiting else None
                 if successor is not None:
                     successor.lead = True
                 else:
-                    self._leaders -= 1
+                    self._busy = False
             for e in batch:
                 if e is not entry:
                     e.woken.set()

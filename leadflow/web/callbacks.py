@@ -29,7 +29,7 @@ def _receipts(state) -> None:
     # An app made without LeadFlow's settings (the routes alone) writes at once.
     state.app.extensions[RECEIPTS] = GroupCommit(
         _record_together, gather_seconds=state.app.config.get("CALLBACK_GATHER_MS", 0) / 1000,
-        then=callbacks.nudge_worker, writers=state.app.config.get("CALLBACK_WRITERS", 1))
+        then=callbacks.nudge_worker)
 
 
 @bp.post("/callbacks")

@@ -214,28 +214,3 @@ def test_what_follows_a_write_runs_after_its_other_requests_are_answered_and_its
     assert sorted(map(sorted, followed)) == [["written a", "written b"], ["written first"]]
     assert "what follows a group write failed" in caplog.text
 
-
-def test_with_two_writers_a_request_arriving_during_a_write_starts_its_own_and_a_third_waits():
-    started = threading.Semaphore(0)
-    release = threading.Event()
-    calls: list[list] = []
-
-    def write(items):
-        calls.append(list(items))
-        started.release()
-        assert release.wait(timeout=30)
-        return [f"written {item}" for item in items]
-
-    group = GroupCommit(write, writers=2)
-    threads, results = submit_in_threads(group, ["first"])
-    assert started.acquire(timeout=10)
-    more, results_more = submit_in_threads(group, ["second"])
-    assert started.acquire(timeout=10), "the second request wrote without waiting for the first write"
-    last, results_last = submit_in_threads(group, ["c", "d"])
-    until(lambda: len(group._waiting) == 2)
-    assert calls == [["first"], ["second"]]
-    release.set()
-    for t in threads + more + last:
-        t.join(timeout=10)
-    assert sorted(item for call in calls[2:] for item in call) == ["c", "d"], "each that waited written once"
-    assert {**results, **results_more, **results_last} == {i: f"written {i}" for i in ("first", "second", "c", "d")}
