@@ -71,16 +71,7 @@ def test_an_admin_types_in_the_pay_month_the_reader_missed_and_the_client_sees_i
 
 def test_a_value_the_reviewer_mistyped_is_refused_in_the_row_and_what_was_typed_stays(sign_in, world, app, live):
     review = sign_in(world.platform_admin)
-    holding = HoldingService()
-    with extraction_service(app, holding):
-        document_id = world.client_a.api.upload(SAMPLES / PAYSLIP, kind="payslip").json()["id"]
-        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
-        live.drain()
-    fields = {**expected_fields(PAYSLIP), "net": None}
-    assert post_callback(world, app, reader_result(holding.jobs[-1]["job_id"], "payslip", fields, {},
-                                                   0.95)).status_code == 202
-    row = review.locator(f"#document-{document_id}")
-    expect(row).to_have_attribute("data-status", "ACTION_REQUIRED", timeout=SETTLE_TIMEOUT_MS)
+    document_id, row = _a_payslip_whose_net_pay_was_not_read(review, world, app, live)
     row.get_by_label("net pay").fill("about three thousand")
     row.get_by_label("net pay").press("Enter")   # Enter in a field saves it, it does not decide a type
     expect(row.get_by_role("alert")).to_contain_text("We could not understand the net pay")
@@ -92,16 +83,7 @@ def test_what_a_reviewer_is_typing_outlives_a_push_of_the_same_row(sign_in, worl
     """A row pushed again while the reviewer types (another event for the document, a list answer
     already on its way) replaces the element; what they typed and their cursor stay."""
     review = sign_in(world.platform_admin)
-    holding = HoldingService()
-    with extraction_service(app, holding):
-        document_id = world.client_a.api.upload(SAMPLES / PAYSLIP, kind="payslip").json()["id"]
-        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
-        live.drain()
-    fields = {**expected_fields(PAYSLIP), "net": None}
-    assert post_callback(world, app, reader_result(holding.jobs[-1]["job_id"], "payslip", fields, {},
-                                                   0.95)).status_code == 202
-    row = review.locator(f"#document-{document_id}")
-    expect(row).to_have_attribute("data-status", "ACTION_REQUIRED", timeout=SETTLE_TIMEOUT_MS)
+    document_id, row = _a_payslip_whose_net_pay_was_not_read(review, world, app, live)
     live.drain()
     net = row.get_by_label("net pay")
     net.fill("3.394")
@@ -119,3 +101,18 @@ def test_what_a_reviewer_is_typing_outlives_a_push_of_the_same_row(sign_in, worl
     expect(row).to_have_count(0, timeout=SETTLE_TIMEOUT_MS)   # saved and decided: it left the queue
     content = world.advisor_a.api.get(f"/api/documents/{document_id}/content").json()
     assert (content["cause"], content["content"]["fields"]["net"]) == ("corrected", "3394.72")
+
+
+def _a_payslip_whose_net_pay_was_not_read(review, world, app, live):
+    """A genuine payslip the reader read all but its net pay of, waiting in the review queue."""
+    holding = HoldingService()
+    with extraction_service(app, holding):
+        document_id = world.client_a.api.upload(SAMPLES / PAYSLIP, kind="payslip").json()["id"]
+        world.client_a.api.wait_for_status(document_id, "EXTRACTING")
+        live.drain()
+    fields = {**expected_fields(PAYSLIP), "net": None}
+    assert post_callback(world, app, reader_result(holding.jobs[-1]["job_id"], "payslip", fields, {},
+                                                   0.95)).status_code == 202
+    row = review.locator(f"#document-{document_id}")
+    expect(row).to_have_attribute("data-status", "ACTION_REQUIRED", timeout=SETTLE_TIMEOUT_MS)
+    return document_id, row
