@@ -92,18 +92,19 @@
     });
     return typed;
   }
+  function fieldOf(scope, entry) {
+    var row = scope.querySelector("#" + CSS.escape(entry.row));
+    return row && row.querySelector("[name='" + CSS.escape(entry.name) + "']:not([type=hidden])");
+  }
   function putBack(typed, scope) {
     typed.forEach(function (entry) {
-      var row = scope.id === entry.row ? scope : scope.querySelector("#" + CSS.escape(entry.row));
-      var field = row && row.querySelector("[name='" + CSS.escape(entry.name) + "']:not([type=hidden])");
+      var field = fieldOf(scope, entry);
       if (field && !touched(field)) field.value = entry.value;
     });
   }
   function focusBack(typed) {
     typed.forEach(function (entry) {
-      if (!entry.focused) return;
-      var row = document.getElementById(entry.row);
-      var field = row && row.querySelector("[name='" + CSS.escape(entry.name) + "']:not([type=hidden])");
+      var field = entry.focused && fieldOf(document, entry);
       if (field) field.focus();
     });
   }

@@ -126,7 +126,7 @@ class Client:
         self.sending = False  # the socket's loop is writing: a direct write would interleave
 
     def evict(self, going_away: bool = False) -> None:
-        self.going_away = going_away
+        self.going_away = self.going_away or going_away
         self.evicted = True
         try:
             self.outbox.put_nowait(None)  # wakes the socket's loop at once
