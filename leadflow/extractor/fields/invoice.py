@@ -61,7 +61,8 @@ CHECKS = (
     Check(("net", "tax", "total"), lambda net, tax, total: abs(Decimal(net) + Decimal(tax) - Decimal(total))
           <= Decimal("0.05")),
 )
-SALUTATION = re.compile(r"(?:herrn?|frau|mr\.?|mrs\.?|ms\.?)(?:\s|$)", re.IGNORECASE)
+# The addressee block's salutation, in any case ("HERRN" in an upper-case window too).
+SALUTATION = re.compile(p.SALUTATION.pattern, re.IGNORECASE)
 CURRENCY_TOKEN = re.compile(r"(€|\$|£|₹|\bEURO?\b|\bUSD\b|\bGBP\b|\bCHF\b|\bINR\b|\bRs\b)")
 
 
