@@ -224,26 +224,28 @@ def test_every_control_is_labelled_and_the_keyboard_reaches_the_drop_zone_and_th
 
     focused = _tab_to(portal, "#file")
     assert focused, "Tab never reaches the drop zone's file input"
-    # Chromium opens no second file chooser while the first is still closing: know when it has.
-    portal.evaluate("""() => { const input = document.querySelector('#file');
-        window.__chooserClosed = new Promise(done => ['cancel', 'change'].forEach(
-            name => input.addEventListener(name, done, {once: true}))); }""")
-    with portal.expect_file_chooser() as chooser:
-        portal.keyboard.press("Space")
-    assert chooser.value.is_multiple()
-    chooser.value.set_files([])
-    portal.evaluate("() => window.__chooserClosed.then(() => true)")
+    # Space on the focused input opens its picker. Watched at the input, not through the native
+    # chooser: headless Chromium now and then opens none (two runs in five of this test alone).
+    _watch_clicks(portal, "#file")
+    portal.keyboard.press("Space")
+    portal.wait_for_function("() => window.__clicked['#file']", timeout=LIVE_TIMEOUT_MS)
+    assert portal.evaluate("() => document.querySelector('#file').multiple"), "the drop zone takes one file only"
 
     assert _tab_to(portal, "#kind") and _tab_to(portal, "#add-identity"), "Tab never reaches the checklist"
-    # Enter on "Add files" opens the item's own file picker. Watched at the picker, not through a
-    # second native chooser: headless Chromium refuses one now and then (one run in three here).
-    portal.evaluate("""() => { window.__itemPicker = new Promise(done => document.querySelector('#item-file')
-        .addEventListener('click', () => done(true), {once: true})); }""")
+    # Enter on "Add files" opens the item's own file picker, watched at the picker as above.
+    _watch_clicks(portal, "#item-file")
     portal.keyboard.press("Enter")
-    assert portal.evaluate("() => window.__itemPicker")
+    portal.wait_for_function("() => window.__clicked['#item-file']", timeout=LIVE_TIMEOUT_MS)
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+def _watch_clicks(page, selector: str) -> None:
+    """Mark `window.__clicked[selector]` when the element is clicked: how a file input's picker is opened."""
+    page.evaluate("""selector => { window.__clicked = window.__clicked || {};
+        document.querySelector(selector).addEventListener('click', () => { window.__clicked[selector] = true; },
+                                                          {once: true}); }""", selector)
+
 
 def _drop(page, selector: str, paths) -> None:
     """Drop files on an element as a browser does: dragenter, dragover and drop with a DataTransfer."""
