@@ -73,7 +73,15 @@ def job_with_document(session: Session, job_id: str):
     return session.execute(_JOB_WITH_DOCUMENT, {"job_id": job_id}).first()
 
 
-def _job_with_document_statement():
+def jobs_with_documents(session: Session, job_ids) -> dict:
+    """job_with_document for many jobs in one statement: {job id: row}, jobs we do not know left out."""
+    job_ids = list(dict.fromkeys(job_ids))
+    if not job_ids:
+        return {}
+    return {row.job_id: row for row in session.execute(_JOBS_WITH_DOCUMENTS, {"job_ids": job_ids})}
+
+
+def _job_with_document_statement(*, many: bool = False):
     job, document, owner = ExtractionJob.__table__, Document.__table__, User.__table__
     return (select(job.c.id.label("job_id"), job.c.status.label("job_status"), job.c.mode.label("job_mode"),
                    job.c.output_spec.label("job_output_spec"), job.c.resume_status.label("job_resume_status"),
@@ -87,10 +95,11 @@ def _job_with_document_statement():
             .select_from(job.outerjoin(document, and_(document.c.id == job.c.document_id,
                                                       document.c.brokerage_id == job.c.brokerage_id))
                          .outerjoin(owner, owner.c.id == document.c.owner_id))
-            .where(job.c.id == bindparam("job_id")))
+            .where(job.c.id.in_(bindparam("job_ids", expanding=True)) if many else job.c.id == bindparam("job_id")))
 
 
 _JOB_WITH_DOCUMENT = _job_with_document_statement()
+_JOBS_WITH_DOCUMENTS = _job_with_document_statement(many=True)
 
 
 def document_belongs_elsewhere(session: Session, document_id: str, brokerage_id: int) -> bool:

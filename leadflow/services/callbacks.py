@@ -26,7 +26,7 @@ from leadflow import metrics, notes, outbox, scoping
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, Status
-from leadflow.domain.verification import Applicant, Extraction, verify
+from leadflow.domain.verification import Applicant, Extraction, Verdict, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, utcnow
@@ -194,8 +194,13 @@ def process(session: Session, ports: Ports, delivery_id: str) -> str:
 def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int = BATCH_SIZE,
                   also: Sequence[str] = ()) -> dict[str, str]:
     """Apply the named deliveries (`delivery_id` and `also`, a nudge's) and, while fewer than
-    `limit`, others waiting, in one transaction, each under a savepoint so that one delivery's
-    outcome never undoes another's; returns the outcome per delivery applied or marked.
+    `limit`, others waiting, in one transaction; returns the outcome per delivery applied or marked.
+
+    The plain case (a result for a job still running and current, its document extracting) is
+    applied set-based: each result stored first, then one update of the jobs, one per verdict of
+    the documents, one insert each of audit rows and versions, one of the marks. Anything else,
+    and the plain ones too when that set-based write met a race or an error, is applied one by
+    one, each under a savepoint so that one delivery's outcome never undoes another's.
 
     Deliveries are claimed with FOR UPDATE SKIP LOCKED: two batches never take the same one,
     and a nudge whose delivery another batch holds finds it done there. The others are only
@@ -220,44 +225,74 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
             .order_by(deliveries.c.received_at).limit(limit - len(named_ids))
             .with_for_update(of=deliveries, skip_locked=True)).all()
     claimed = list(named) + list(others)
-    _lock_counts(session, [d.job_id for d in claimed if d.job_id])
     outcomes: dict[str, str] = {}
-    problem: Exception | None = None
-    early: list[DeliveryTooEarly] = []
-    again: list[str] = []
-    for delivery in claimed:
-        claimed_id = delivery.id
+    problems = _BatchProblems(named_ids)
+    together, one_by_one = _plain_results(session, ports, claimed)
+    # Storage before the rows that point at it, and before the hot count rows are locked: a
+    # batch holds those until it commits, and every other status change waits for them.
+    stored = []
+    for result in together:
         try:
-            outcomes[claimed_id] = _apply_one(session, ports, delivery)
+            version_store.write(ports.storage, result.key, {"content": result.content, "schema": result.schema})
         except Exception as exc:
-            if claimed_id in named_ids:
-                if isinstance(exc, DeliveryTooEarly):
-                    early.append(exc)
-                elif problem is None:
-                    problem = exc
-            elif isinstance(exc, OperationalError):
-                # A lock conflict or the like, not the delivery's fault: its own message was
-                # probably taken already, so it gets another.
-                log.warning("delivery %s could not be applied in a batch (%s); trying again", claimed_id,
-                            type(exc.orig).__name__ if exc.orig is not None else exc)
-                again.append(claimed_id)
-            elif not isinstance(exc, DeliveryTooEarly):
-                # Left unprocessed for the deliveries sweep: trying it again at once would fail alike.
-                log.exception("delivery %s could not be applied in a batch", claimed_id)
+            problems.add(result.delivery.id, exc)
+        else:
+            stored.append(result)
+    _lock_counts(session, [d.job_id for d in claimed if d.job_id])
+    applied = _apply_results_together(session, stored)
+    if applied is None:
+        one_by_one = [result.delivery for result in stored] + one_by_one
+    else:
+        outcomes.update(applied)
+    for delivery in one_by_one:
+        try:
+            outcomes[delivery.id] = _apply_one(session, ports, delivery)
+        except Exception as exc:
+            problems.add(delivery.id, exc)
     outbox.commit(session)
     for claimed_id, outcome in outcomes.items():
         log.info("delivery %s: %s", claimed_id, outcome)
         metrics.callback_processed(outcome)
-    for claimed_id in again:
+    for claimed_id in problems.again:
         ports.jobs.send(PROCESS_ACTOR, claimed_id, delay_ms=RETRY_IN_BATCH_MS)
-    if problem is not None:
-        raise problem
-    if len(early) == 1:
-        raise early[0]
-    if early:
-        raise DeliveryTooEarly("; ".join(str(exc) for exc in early),
-                               [i for exc in early for i in exc.delivery_ids])
+    problems.raise_named()
     return outcomes
+
+
+class _BatchProblems:
+    """What went wrong with deliveries of a batch: the named deliveries' own problem is raised
+    after the rest commit; the others are tried again or left to the deliveries sweep."""
+
+    def __init__(self, named_ids: Sequence[str]):
+        self.named_ids = set(named_ids)
+        self.problem: Exception | None = None
+        self.early: list[DeliveryTooEarly] = []
+        self.again: list[str] = []
+
+    def add(self, delivery_id: str, exc: Exception) -> None:
+        if delivery_id in self.named_ids:
+            if isinstance(exc, DeliveryTooEarly):
+                self.early.append(exc)
+            elif self.problem is None:
+                self.problem = exc
+        elif isinstance(exc, OperationalError):
+            # A lock conflict or the like, not the delivery's fault: its own message was
+            # probably taken already, so it gets another.
+            log.warning("delivery %s could not be applied in a batch (%s); trying again", delivery_id,
+                        type(exc.orig).__name__ if exc.orig is not None else exc)
+            self.again.append(delivery_id)
+        elif not isinstance(exc, DeliveryTooEarly):
+            # Left unprocessed for the deliveries sweep: trying it again at once would fail alike.
+            log.error("delivery %s could not be applied in a batch", delivery_id, exc_info=exc)
+
+    def raise_named(self) -> None:
+        if self.problem is not None:
+            raise self.problem
+        if len(self.early) == 1:
+            raise self.early[0]
+        if self.early:
+            raise DeliveryTooEarly("; ".join(str(exc) for exc in self.early),
+                                   [i for exc in self.early for i in exc.delivery_ids])
 
 
 def _lock_counts(session: Session, job_ids: list[str]) -> None:
@@ -388,6 +423,15 @@ class _Document:
     verification_notes: list | None
 
 
+def _job_and_document(found) -> tuple[_Job, _Document]:
+    """The job and document of a scoping.job_with_document row."""
+    return (_Job(found.job_id, found.job_status, found.job_mode, found.job_output_spec, found.job_resume_status,
+                 found.job_requested_by_id),
+            _Document(found.document_id, found.document_brokerage_id, found.document_current_job_id,
+                      found.document_status, found.document_page_count, found.document_kind,
+                      found.document_verification_notes))
+
+
 def _apply(session: Session, ports: Ports, delivery) -> str:
     payload = delivery.payload or {}
     found = scoping.job_with_document(session, delivery.job_id) if delivery.job_id else None
@@ -395,11 +439,7 @@ def _apply(session: Session, ports: Ports, delivery) -> str:
         return "ignored: unknown job"
     if found.document_id is None:
         return "ignored: document not found"
-    job = _Job(found.job_id, found.job_status, found.job_mode, found.job_output_spec, found.job_resume_status,
-               found.job_requested_by_id)
-    document = _Document(found.document_id, found.document_brokerage_id, found.document_current_job_id,
-                         found.document_status, found.document_page_count, found.document_kind,
-                         found.document_verification_notes)
+    job, document = _job_and_document(found)
     owner_name = found.owner_name
     if document.current_job_id != job.id:
         return "ignored: stale job (no longer the document's current job)"
@@ -420,27 +460,38 @@ def _apply(session: Session, ports: Ports, delivery) -> str:
     return _apply_result(session, ports, delivery, job, document, owner_name, data)
 
 
-def _apply_result(session: Session, ports: Ports, delivery, job, document, owner_name, data) -> str:
+@dataclass(frozen=True)
+class _Result:
+    """A job's result as a delivery brings it, judged: what storing and applying it writes."""
+    delivery: object
+    job: _Job
+    document: _Document
+    key: str
+    content: dict
+    schema: dict
+    pages: int
+    document_type: str
+    confidence: float
+    verdict: Verdict | None  # None for a customised output: the verdict stands
+
+    @property
+    def note(self) -> str:
+        return f"job {self.job.id}: {self.document_type} ({self.confidence:.2f}), {self.pages} pages"
+
+    def verdict_fields(self) -> dict:
+        return {"document_type": self.document_type, "confidence": self.confidence, "page_count": self.pages,
+                "verification_notes": self.verdict.notes_as_dicts(),
+                "rejection_code": self.verdict.rejection_code.value if self.verdict.rejection_code else None}
+
+
+def _judge(ports: Ports, delivery, job: _Job, document: _Document, owner_name, data: dict) -> _Result:
     content = data.get("content") if isinstance(data.get("content"), dict) else {}
     schema = data.get("schema") if isinstance(data.get("schema"), dict) else {}
     pages = _int(data.get("pages"), document.page_count or 1)
     document_type = str(data.get("document_type") or "unknown")
     confidence = _float(data.get("confidence"))
-    cause = CAUSE_BY_MODE[job.mode]
-
-    # Storage before the rows that point at it: an orphaned object is the acceptable failure.
-    # Content and schema are one object, which both parts' rows point at.
-    key = version_store.key(document.brokerage_id, document.id, job.id)
-    version_store.write(ports.storage, key, {"content": content, "schema": schema})
-
-    if not transitions.finish(session, job.id, JobStatus.COMPLETED, last_error=None, pages_reported=pages):
-        return "ignored: job finished meanwhile"
-    if job.mode == "customise":
-        # A new shape of the same data: the verdict stands, the document goes back where it was.
-        target = Status(job.resume_status or Status.VERIFIED)
-        moved = transitions.apply(session, document.id, Status.EXTRACTING, target, action="extraction_completed",
-                                  note=f"job {job.id}: customised output, {pages} pages")
-    else:
+    verdict = None
+    if job.mode != "customise":
         declared = document.kind
         decided = (job.output_spec or {}).get("document_type")
         if decided:
@@ -448,19 +499,113 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, owner
             document_type, confidence, declared = decided, 1.0, None
         verdict = verify(Extraction(document_type, confidence, content, pages), declared,
                          Applicant(name=owner_name), ports.clock.now().date())
-        target = verdict.status
-        moved = transitions.apply(
-            session, document.id, Status.EXTRACTING, verdict.status, action="extraction_completed",
-            note=f"job {job.id}: {document_type} ({confidence:.2f}), {pages} pages",
-            document_type=document_type, confidence=confidence, page_count=pages,
-            verification_notes=verdict.notes_as_dicts(),
-            rejection_code=verdict.rejection_code.value if verdict.rejection_code else None)
+    return _Result(delivery, job, document, version_store.key(document.brokerage_id, document.id, job.id),
+                   content, schema, pages, document_type, confidence, verdict)
+
+
+def _apply_result(session: Session, ports: Ports, delivery, job, document, owner_name, data) -> str:
+    result = _judge(ports, delivery, job, document, owner_name, data)
+    # Storage before the rows that point at it: an orphaned object is the acceptable failure.
+    # Content and schema are one object, which both parts' rows point at.
+    version_store.write(ports.storage, result.key, {"content": result.content, "schema": result.schema})
+
+    if not transitions.finish(session, job.id, JobStatus.COMPLETED, last_error=None, pages_reported=result.pages):
+        return "ignored: job finished meanwhile"
+    if result.verdict is None:
+        # A new shape of the same data: the verdict stands, the document goes back where it was.
+        target = Status(job.resume_status or Status.VERIFIED)
+        moved = transitions.apply(session, document.id, Status.EXTRACTING, target, action="extraction_completed",
+                                  note=f"job {job.id}: customised output, {result.pages} pages")
+    else:
+        target = result.verdict.status
+        moved = transitions.apply(session, document.id, Status.EXTRACTING, target, action="extraction_completed",
+                                  note=result.note, **result.verdict_fields())
     if not moved:
         return "ignored: document moved on meanwhile"
-    _add_versions(session, document.id, job, cause, key)
+    _add_versions(session, [result])
     _mark(session, delivery.id, f"applied: {target}")
-    outbox.record(session, ReservationDue(job_id=job.id, pages=pages))
+    outbox.record(session, ReservationDue(job_id=job.id, pages=result.pages))
     return f"applied: {target}"
+
+
+def _plain_results(session: Session, ports: Ports, claimed) -> tuple[list[_Result], list]:
+    """The claimed deliveries that are plain results, judged, and the rest (to be applied one by
+    one): a plain result is a job's first delivery in the batch, a completed first run or rerun
+    (not a customised output) of a job still accepted and its document's current one, the
+    document extracting. Read in one statement, as `_apply` reads one."""
+    found = scoping.jobs_with_documents(session, [d.job_id for d in claimed if d.job_id])
+    together, one_by_one, taken = [], [], set()
+    for delivery in claimed:
+        row = found.get(delivery.job_id) if delivery.job_id else None
+        payload = delivery.payload if isinstance(delivery.payload, dict) else {}
+        data = payload.get("data")
+        if (row is None or row.document_id is None or row.job_id in taken or payload.get("type") != "job.completed"
+                or not isinstance(data, dict) or row.document_current_job_id != row.job_id
+                or row.job_status != JobStatus.ACCEPTED or row.document_status != Status.EXTRACTING
+                or row.job_mode == "customise"):
+            one_by_one.append(delivery)
+            continue
+        job, document = _job_and_document(row)
+        try:
+            judged = _judge(ports, delivery, job, document, row.owner_name, data)
+        except Exception:
+            # Its own savepoint tells this delivery's failure apart from the batch's.
+            one_by_one.append(delivery)
+            continue
+        taken.add(row.job_id)
+        together.append(judged)
+    return together, one_by_one
+
+
+class _Raced(Exception):
+    """A set-based write found a job or document moved on since the batch read it."""
+
+
+def _apply_results_together(session: Session, results: list[_Result]) -> dict[str, str] | None:
+    """Apply stored plain results set-based under one savepoint; their outcomes, or None when
+    that met a race or an error: then nothing of it is left and each is applied one by one,
+    which tells every delivery's own outcome."""
+    if not results:
+        return {}
+    recorded = list(session.info.get(outbox._PENDING, []))
+    savepoint = session.begin_nested()
+    try:
+        outcomes = _write_results(session, results)
+    except Exception as exc:
+        savepoint.rollback()
+        session.info[outbox._PENDING] = recorded
+        if not isinstance(exc, _Raced):
+            log.warning("%d results could not be applied together (%s); applying them one by one", len(results),
+                        type(exc).__name__)
+        return None
+    savepoint.commit()
+    return outcomes
+
+
+def _write_results(session: Session, results: list[_Result]) -> dict[str, str]:
+    job_ids = [result.job.id for result in results]
+    finished = transitions.finish_many(session, job_ids, JobStatus.COMPLETED, last_error=None,
+                                       per_job={"pages_reported": {r.job.id: r.pages for r in results}})
+    if len(finished) != len(results):
+        raise _Raced("a job finished meanwhile")
+    by_target: dict[Status, list[_Result]] = {}
+    for result in results:
+        by_target.setdefault(result.verdict.status, []).append(result)
+    for target, group in by_target.items():
+        fields = [(result.document.id, result.verdict_fields()) for result in group]
+        moved = transitions.apply_many(
+            session, [document_id for document_id, _ in fields], Status.EXTRACTING, target,
+            action="extraction_completed", notes={result.document.id: result.note for result in group},
+            per_document={name: {document_id: values[name] for document_id, values in fields} for name in fields[0][1]},
+            guards=(Document.__table__.c.current_job_id.in_(job_ids),))
+        if len(moved) != len(group):
+            raise _Raced("a document moved on meanwhile")
+    _add_versions(session, results)
+    outcomes = {result.delivery.id: f"applied: {result.verdict.status}" for result in results}
+    _mark_many(session, outcomes)
+    for result in results:
+        outbox.record(session, ReservationDue(job_id=result.job.id, pages=result.pages))
+    return outcomes
 
 
 def _apply_failure(session: Session, ports: Ports, delivery, job, document, error) -> str:
@@ -554,32 +699,42 @@ def _mark(session: Session, delivery_id: str, outcome: str) -> None:
     session.execute(_MARK, {"delivery_id": delivery_id, "at": utcnow(), "what": outcome[:200]})
 
 
+def _mark_many(session: Session, outcomes: dict[str, str]) -> None:
+    at = utcnow()
+    session.execute(_MARK, [{"delivery_id": delivery_id, "at": at, "what": outcome[:200]}
+                            for delivery_id, outcome in outcomes.items()])
+
+
 _DELIVERIES = CallbackDelivery.__table__
 _MARK = update(_DELIVERIES).where(_DELIVERIES.c.id == bindparam("delivery_id"), _DELIVERIES.c.processed_at.is_(None)) \
     .values(processed_at=bindparam("at"), outcome=bindparam("what"))
 
 
-def _add_versions(session: Session, document_id: str, job, cause: str, key: str) -> None:
-    """The job's content and schema versions, both pointing at its one stored object; each
-    follows its part's latest version (a first result is `generated` whatever the job's mode).
-    Two statements, no ORM objects: the rows are written and not read again in this transaction.
-    A second result of the same job breaks the unique key (job, part) here: IntegrityError."""
-    latest: dict[str, tuple[int, int]] = {}
-    for part, version_id, number in session.execute(_LATEST_VERSIONS, {"document_id": document_id}):
-        latest[part] = (version_id, number)
+def _add_versions(session: Session, results: Sequence[_Result]) -> None:
+    """Each job's content and schema versions, both pointing at its one stored object; each
+    follows its part's latest version of the document (a first result is `generated` whatever
+    the job's mode). Two statements for all, no ORM objects: the rows are written and not read
+    again in this transaction. A second result of the same job breaks the unique key (job, part)
+    here: IntegrityError."""
+    latest: dict[tuple[str, str], tuple[int, int]] = {}
+    for document_id, part, version_id, number in session.execute(
+            _LATEST_VERSIONS, {"document_ids": [result.document.id for result in results]}):
+        latest[(document_id, part)] = (version_id, number)
     now = utcnow()
     rows = []
-    for part in ("content", "schema"):
-        previous_id, number = latest.get(part, (None, 0))
-        rows.append({"document_id": document_id, "part": part, "number": number + 1,
-                     "cause": cause if previous_id else "generated", "actor_id": job.requested_by_id,
-                     "job_id": job.id, "replaces_id": previous_id, "storage_key": key, "created_at": now})
+    for result in results:
+        for part in ("content", "schema"):
+            previous_id, number = latest.get((result.document.id, part), (None, 0))
+            rows.append({"document_id": result.document.id, "part": part, "number": number + 1,
+                         "cause": CAUSE_BY_MODE[result.job.mode] if previous_id else "generated",
+                         "actor_id": result.job.requested_by_id, "job_id": result.job.id,
+                         "replaces_id": previous_id, "storage_key": result.key, "created_at": now})
     session.execute(DocumentVersion.__table__.insert(), rows)
 
 
 _VERSIONS = DocumentVersion.__table__
-_LATEST_VERSIONS = select(_VERSIONS.c.part, _VERSIONS.c.id, _VERSIONS.c.number).where(
-    _VERSIONS.c.document_id == bindparam("document_id")).order_by(_VERSIONS.c.number)
+_LATEST_VERSIONS = select(_VERSIONS.c.document_id, _VERSIONS.c.part, _VERSIONS.c.id, _VERSIONS.c.number).where(
+    _VERSIONS.c.document_id.in_(bindparam("document_ids", expanding=True))).order_by(_VERSIONS.c.number)
 
 
 def _int(value, default: int) -> int:

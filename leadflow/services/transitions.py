@@ -11,7 +11,7 @@ about as much again to prepare as to run. Rows already loaded in the session are
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from sqlalchemy import bindparam, case, func, insert, update
+from sqlalchemy import bindparam, case, func, insert, literal, update
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -97,7 +97,7 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
     now = utcnow()
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
     for name, by_document in (per_document or {}).items():
-        values[name] = case(dict(by_document), value=_DOCUMENTS.c.id)
+        values[name] = _per_row(_DOCUMENTS, name, by_document)
     rows = session.execute(
         update(_DOCUMENTS)
         .where(_DOCUMENTS.c.id.in_(document_ids), _DOCUMENTS.c.status == source.value, *guards)
@@ -154,6 +154,29 @@ def finish(session: Session, job_id: str, status: JobStatus, *,
     return _move_job(session, job_id, status, expected, finished_at=utcnow(), **fields)
 
 
+def finish_many(session: Session, job_ids: Iterable[str], status: JobStatus, *,
+                expected: JobStatus = JobStatus.ACCEPTED, per_job: Mapping[str, Mapping[str, object]] | None = None,
+                **fields) -> list[str]:
+    """`finish` for many jobs in one update; `per_job`: a column whose value differs per job
+    ({column: {job_id: value}}). Returns the ids finished (those still in `expected`); the others
+    are left as they are. The caller commits."""
+    if status not in lifecycle.JOB_FINISHED:
+        raise lifecycle.IllegalTransition(f"{status} is not how a job finishes")
+    lifecycle.check_job(JobStatus(expected), status)
+    job_ids = list(job_ids)
+    if not job_ids:
+        return []
+    values = {"status": status.value, "finished_at": utcnow(), **fields}
+    for name, by_job in (per_job or {}).items():
+        values[name] = _per_row(_JOBS, name, by_job)
+    finished = session.execute(
+        update(_JOBS).where(_JOBS.c.id.in_(job_ids), _JOBS.c.status == JobStatus(expected).value)
+        .values(**values).returning(_JOBS.c.id)).scalars().all()
+    for job_id in finished:
+        _expire_loaded(session, ExtractionJob, job_id, values)
+    return list(finished)
+
+
 def accept(session: Session, job_id: str, **fields) -> bool:
     """The service took the job: CREATED -> ACCEPTED, with its deadline. The caller commits."""
     return _move_job(session, job_id, JobStatus.ACCEPTED, JobStatus.CREATED, **fields)
@@ -172,6 +195,13 @@ def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fiel
     if moved:
         _expire_loaded(session, ExtractionJob, job_id, {"status": target.value, **fields})
     return moved
+
+
+def _per_row(table, name: str, by_id: Mapping[str, object]):
+    """A column's value per row id, as a CASE on the id; each value typed as the column is (a
+    JSON column's list is bound as JSON, not guessed from the Python value)."""
+    column = table.c[name]
+    return case({row_id: literal(value, type_=column.type) for row_id, value in by_id.items()}, value=table.c.id)
 
 
 def _move_statement(source: Status, target: Status, values: dict, now):

@@ -243,11 +243,11 @@ def test_the_status_log_keeps_every_payload_even_when_applying_the_callback_fail
     document_id, job_id = extracting(world, app, live, HoldingService())
     attempts = []
 
-    def audit_down(session, ports, delivery):
+    def verification_down(ports, delivery, *_read):
         attempts.append(delivery.id)
-        raise RuntimeError("audit table locked")
+        raise RuntimeError("verification rules failed to load")
 
-    monkeypatch.setattr(callbacks, "_apply", audit_down)
+    monkeypatch.setattr(callbacks, "_judge", verification_down)
     payload = completed(job_id)
     answer = post_callback(world, app, payload)
     assert answer.status_code == 202

@@ -334,7 +334,11 @@ def test_one_delivery_that_fails_in_a_batch_undoes_neither_the_others_nor_leaves
     (first_document, first_job), (second_document, second_job) = submitted(world), submitted(world)
     delivered(world, completed(first_job), "msg_first")
     delivered(world, completed(second_job), "msg_second")
-    apply = callbacks._apply
+    write, apply = callbacks._write_results, callbacks._apply
+
+    def breaks_after_the_writes(session, results):
+        write(session, results)
+        raise RuntimeError("disk full after the status writes")
 
     def breaks_after_moving_the_second(session, ports, delivery):
         outcome = apply(session, ports, delivery)
@@ -342,6 +346,8 @@ def test_one_delivery_that_fails_in_a_batch_undoes_neither_the_others_nor_leaves
             raise RuntimeError("disk full after the status write")
         return outcome
 
+    # The set-based write fails after writing: all of it is undone and each is applied on its own.
+    monkeypatch.setattr(callbacks, "_write_results", breaks_after_the_writes)
     monkeypatch.setattr(callbacks, "_apply", breaks_after_moving_the_second)
     with pytest.raises(RuntimeError):
         callbacks.process_batch(world.session, world.ports, "msg_second")
@@ -349,8 +355,70 @@ def test_one_delivery_that_fails_in_a_batch_undoes_neither_the_others_nor_leaves
     assert world.get(second_document).status == Status.EXTRACTING
     assert world.session.get(CallbackDelivery, "msg_second").processed_at is None
     assert [e.job_id for e in events.of(ReservationDue)] == [first_job]
+    assert world.session.query(DocumentVersion).filter_by(document_id=second_document).count() == 0
     monkeypatch.undo()
     assert callbacks.process_batch(world.session, world.ports, "msg_second") == {"msg_second": "applied: VERIFIED"}
+
+
+def test_a_batch_of_plain_results_costs_the_same_statements_whatever_its_size(world, events):
+    def statements_to_apply(count: int) -> int:
+        jobs = [submitted(world) for _ in range(count)]
+        callbacks.record_all(world.session, [checked(world, completed(job_id), f"msg_{count}_{n}")
+                                             for n, (_, job_id) in enumerate(jobs)])
+        executed = []
+        engine = world.session.get_bind()
+        listener = lambda *args: executed.append(args[2])  # noqa: E731
+        event.listen(engine, "before_cursor_execute", listener)
+        try:
+            outcomes = callbacks.process_batch(world.session, world.ports, f"msg_{count}_0",
+                                               also=[f"msg_{count}_{n}" for n in range(1, count)], limit=count)
+        finally:
+            event.remove(engine, "before_cursor_execute", listener)
+        assert set(outcomes.values()) == {"applied: VERIFIED"} and len(outcomes) == count
+        assert [world.get(document_id).status for document_id, _ in jobs] == [Status.VERIFIED] * count
+        return len(executed)
+
+    assert statements_to_apply(1) == statements_to_apply(4)
+
+
+def test_a_result_whose_document_moved_on_after_the_batch_read_it_is_ignored_and_the_others_applied(world,
+                                                                                                    monkeypatch):
+    (moving, moving_job), (staying, staying_job) = submitted(world), submitted(world)
+    delivered(world, completed(moving_job), "msg_moving")
+    delivered(world, completed(staying_job), "msg_staying")
+    read = callbacks._plain_results
+
+    def an_admin_moves_one_meanwhile(session, ports, claimed):
+        found = read(session, ports, claimed)
+        session.execute(pipeline.update(pipeline.Document).where(pipeline.Document.id == moving)
+                        .values(status=Status.ACTION_REQUIRED.value))
+        return found
+
+    monkeypatch.setattr(callbacks, "_plain_results", an_admin_moves_one_meanwhile)
+    outcomes = callbacks.process_batch(world.session, world.ports, "msg_moving", also=["msg_staying"])
+    assert outcomes == {"msg_moving": "ignored: document is ACTION_REQUIRED", "msg_staying": "applied: VERIFIED"}
+    assert world.session.get(pipeline.ExtractionJob, moving_job).status == JobStatus.ACCEPTED
+    assert world.session.query(DocumentVersion).filter_by(document_id=moving).count() == 0
+    assert world.get(staying).status == Status.VERIFIED
+
+
+def test_a_result_that_could_not_be_stored_is_left_for_its_message_and_the_others_applied(world, monkeypatch):
+    (first_document, first_job), (second_document, second_job) = submitted(world), submitted(world)
+    delivered(world, completed(first_job), "msg_first")
+    delivered(world, completed(second_job), "msg_second")
+    write = version_store.write
+
+    def storage_refuses_the_second(storage, key, parts):
+        if second_document in key:
+            raise OSError("storage unavailable")
+        write(storage, key, parts)
+
+    monkeypatch.setattr(version_store, "write", storage_refuses_the_second)
+    with pytest.raises(OSError):
+        callbacks.process_batch(world.session, world.ports, "msg_second", also=["msg_first"])
+    assert world.get(first_document).status == Status.VERIFIED
+    assert world.get(second_document).status == Status.EXTRACTING
+    assert world.session.get(CallbackDelivery, "msg_second").processed_at is None
 
 
 def checked(world, payload: dict, delivery_id: str) -> callbacks.Delivery:
