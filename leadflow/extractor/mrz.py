@@ -475,7 +475,7 @@ def read_zone(image, start: MRZ | None = None, runs: int = MAX_ZONE_RUNS, band=N
         if not plan or any(read.valid and not _doubtful_names(read) for read in reads):
             break
         make = plan.pop(0)
-        if band is None and make is attempts.stretched_band and not reads and attempts.flipped_band in plan:
+        if band is None and make == attempts.stretched_band and not reads and attempts.flipped_band in plan:
             # Nothing read upright: the other turn is likelier than another scale.
             plan.remove(attempts.flipped_band)
             plan.insert(0, make)

@@ -178,3 +178,13 @@ def test_a_zone_the_page_pass_read_is_read_again_from_its_band_only(monkeypatch)
     assert 1 <= len(runs) <= 2 and all(height < photo.height / 2 for _, height in runs)
     fields = parse_fields(text)
     assert (fields["mrz_valid"], fields["surname"], fields["given_names"]) == (True, "KOVALENKO", "OLENA")
+
+
+def test_a_photo_whose_zone_reads_nothing_upright_is_tried_turned_over_before_stretched(monkeypatch):
+    tried = []
+    for name in ("band", "stretched_band", "flipped_band", "page"):
+        monkeypatch.setattr(mrz._Attempts, name,
+                            lambda self, name=name: tried.append(name) or Image.new("L", (120, 40), 255))
+    monkeypatch.setattr(mrz, "ocr_zone", lambda picture: "")
+    assert mrz.read_zone(Image.new("L", (400, 300), 255), runs=2) is None
+    assert tried == ["band", "flipped_band"]
