@@ -535,12 +535,16 @@ def _plain_results(session: Session, ports: Ports, claimed) -> tuple[list[_Resul
     (not a customised output) of a job still accepted and its document's current one, the
     document extracting. Read in one statement, as `_apply` reads one."""
     found = scoping.jobs_with_documents(session, [d.job_id for d in claimed if d.job_id])
-    together, one_by_one, taken = [], [], set()
+    together, one_by_one, seen = [], [], set()
     for delivery in claimed:
         row = found.get(delivery.job_id) if delivery.job_id else None
         payload = delivery.payload if isinstance(delivery.payload, dict) else {}
         data = payload.get("data")
-        if (row is None or row.document_id is None or row.job_id in taken or payload.get("type") != "job.completed"
+        # Only a job's first delivery in the batch may go ahead of the rest: a later one (a
+        # completion after a failure of the same job) must find what the earlier one did.
+        first_of_its_job = delivery.job_id not in seen
+        seen.add(delivery.job_id)
+        if (row is None or row.document_id is None or not first_of_its_job or payload.get("type") != "job.completed"
                 or not isinstance(data, dict) or row.document_current_job_id != row.job_id
                 or row.job_status != JobStatus.ACCEPTED or row.document_status != Status.EXTRACTING
                 or row.job_mode == "customise"):
@@ -548,13 +552,10 @@ def _plain_results(session: Session, ports: Ports, claimed) -> tuple[list[_Resul
             continue
         job, document = _job_and_document(row)
         try:
-            judged = _judge(ports, delivery, job, document, row.owner_name, data)
+            together.append(_judge(ports, delivery, job, document, row.owner_name, data))
         except Exception:
             # Its own savepoint tells this delivery's failure apart from the batch's.
             one_by_one.append(delivery)
-            continue
-        taken.add(row.job_id)
-        together.append(judged)
     return together, one_by_one
 
 

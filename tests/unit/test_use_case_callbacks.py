@@ -296,6 +296,16 @@ def test_two_deliveries_of_one_job_in_one_batch_store_its_result_once(world, eve
     assert events.of(ReservationDue) == [ReservationDue(job_id=job_id, pages=1)]
 
 
+def test_a_failure_and_then_a_result_of_one_job_in_one_batch_are_applied_in_the_order_they_came(world):
+    document_id, job_id = submitted(world)
+    delivered(world, failed(job_id, "unreadable"), "msg_failed")
+    delivered(world, completed(job_id), "msg_completed")
+    outcomes = callbacks.process_batch(world.session, world.ports, "msg_completed", also=["msg_failed"])
+    assert outcomes == {"msg_failed": "applied: failed (unreadable)", "msg_completed": "ignored: job already failed"}
+    assert world.get(document_id).status == Status.REJECTED
+    assert world.session.query(DocumentVersion).filter_by(document_id=document_id).count() == 0
+
+
 def test_a_rerun_result_is_a_new_version_of_both_parts_replacing_the_last(world):
     document_id, job_id = submitted(world)
     delivered(world, completed(job_id), "msg_first")
