@@ -317,24 +317,33 @@ def _apply_one(session: Session, ports: Ports, delivery) -> str:
     # its job and document afresh (scoping.job_with_document). Not expire_all(): that made every
     # claimed delivery load its row, payload and all, a second time.
     delivery_id = delivery.id
-    recorded = list(session.info.get(outbox._PENDING, []))
-    savepoint = session.begin_nested()
+    savepoint, undo = _undoable(session)
     try:
         outcome = _apply(session, ports, delivery)
     except IntegrityError:
         # Another delivery of the same job stored its versions first: nothing left to add.
         outcome = "ignored: the job's result was already stored"
     except BaseException:
-        savepoint.rollback()
-        session.info[outbox._PENDING] = recorded
+        undo()
         raise
     if outcome.startswith("applied"):
         savepoint.commit()
         return outcome
-    savepoint.rollback()
-    session.info[outbox._PENDING] = recorded
+    undo()
     _mark(session, delivery_id, outcome)
     return outcome
+
+
+def _undoable(session: Session):
+    """A savepoint, and how to undo it together with the events recorded under it (the outbox
+    drops events only when the whole transaction rolls back)."""
+    recorded = list(session.info.get(outbox._PENDING, []))
+    savepoint = session.begin_nested()
+
+    def undo() -> None:
+        savepoint.rollback()
+        session.info[outbox._PENDING] = recorded
+    return savepoint, undo
 
 
 def recover_overdue(session: Session, ports: Ports, document_id: str, job_id: str) -> str:
@@ -569,13 +578,11 @@ def _apply_results_together(session: Session, results: list[_Result]) -> dict[st
     which tells every delivery's own outcome."""
     if not results:
         return {}
-    recorded = list(session.info.get(outbox._PENDING, []))
-    savepoint = session.begin_nested()
+    savepoint, undo = _undoable(session)
     try:
         outcomes = _write_results(session, results)
     except Exception as exc:
-        savepoint.rollback()
-        session.info[outbox._PENDING] = recorded
+        undo()
         if not isinstance(exc, _Raced):
             log.warning("%d results could not be applied together (%s); applying them one by one", len(results),
                         type(exc).__name__)

@@ -81,9 +81,7 @@ def parse(reading) -> FieldsRead:
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
     f.look(layout, "holder", HOLDER, p.person_name, is_label=IS_LABEL)
     f.offer("holder", p.person_name(p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?") or ""), FLAT_LABEL)
-    if layout:  # the layout's lines keep their column gaps, which an OCR text loses
-        f.offer("holder", p.addressee(layout.text), STRUCTURE)
-    f.offer("holder", p.addressee(text), STRUCTURE - 0.05)
+    f.offer_addressee("holder", layout, text, p.addressee)
     for line, page, _ in layout.address_blocks():
         f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
     for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():

@@ -75,6 +75,13 @@ class Findings:
             weight *= MISREAD_WEIGHT
         self.offer_found(name, found, weight)
 
+    def offer_addressee(self, name: str, layout: Layout, text: str, addressee) -> None:
+        """Offer the person a letter is addressed to (`addressee`, text -> name): read first from
+        the layout's lines, which keep the column gaps an OCR text loses, then from the text."""
+        if layout:
+            self.offer(name, addressee(layout.text), STRUCTURE)
+        self.offer(name, addressee(text), STRUCTURE - 0.05)
+
     def options(self, name: str) -> list[Candidate]:
         """Distinct values, best first; a value found several ways is surer than one found once."""
         merged: dict[str, Candidate] = {}

@@ -77,9 +77,7 @@ def parse(reading) -> FieldsRead:
     f.offer("employer", p.company(text), GUESS)
     f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
-    if layout:  # the layout's lines keep their column gaps, which an OCR text loses
-        f.offer("employee", p.addressee(layout.text), STRUCTURE)
-    f.offer("employee", p.addressee(text), STRUCTURE - 0.05)
+    f.offer_addressee("employee", layout, text, p.addressee)
     for line, page, _ in layout.address_blocks():
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
         f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
