@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import dramatiq
 from dramatiq.brokers.stub import StubBroker
-from dramatiq.middleware import CurrentMessage
+from dramatiq.middleware import CurrentMessage, Retries
 
 from leadflow import clock, jobs
 from leadflow.extraction.client import ExtractionClient
@@ -57,7 +57,9 @@ def broker_from_config(config: Mapping, dedup) -> dramatiq.Broker:
         broker = RedisBroker(url=url, namespace=jobs.namespace(config), socket_timeout=5, socket_connect_timeout=5)
     else:
         broker = StubBroker()
-    broker.add_middleware(jobs.ReleaseDedupKey(dedup))
+    # Dramatiq runs the after-hooks last-added first: placed before Retries, the key's release
+    # runs after Retries has marked a message failed for good (and so sees that it was).
+    broker.add_middleware(jobs.ReleaseDedupKey(dedup), before=Retries)
     broker.add_middleware(CurrentMessage())
     for queue in sorted(set(jobs.QUEUES.values())):
         broker.declare_queue(queue)

@@ -38,3 +38,32 @@ def test_a_message_waiting_for_a_busy_reader_is_not_taken_over_until_it_is_overd
     clock.shift(timedelta(seconds=10))
     assert sender.send("verify-document", "d1", 1, dedup_key=KEY, take_over=True), "overdue: presumed lost"
     assert sent(sender) == 2
+
+
+def test_a_message_that_fails_for_good_gives_its_key_back_so_the_system_retry_can_send_another():
+    import dramatiq
+    from dramatiq import Worker
+
+    from leadflow.bootstrap import broker_from_config
+    dedup = jobs.MemoryDedup()
+    broker = broker_from_config({}, dedup)  # the middleware as every LeadFlow process has it
+    tries = []
+
+    @dramatiq.actor(actor_name="verify-document", queue_name=jobs.QUEUES["verify-document"], broker=broker,
+                    max_retries=1, min_backoff=1, max_backoff=1)
+    def always_failing(document_id, brokerage_id):
+        tries.append(document_id)
+        raise RuntimeError("the reader is down")
+
+    sender = jobs.BrokerJobSender(broker, dedup)
+    worker = Worker(broker, worker_timeout=50)
+    worker.start()
+    try:
+        assert sender.send("verify-document", "d1", 1, dedup_key=KEY)
+        broker.join(jobs.QUEUES["verify-document"], fail_fast=False)
+        worker.join()
+    finally:
+        worker.stop()
+    assert tries == ["d1", "d1"], "tried, then retried once, then failed for good"
+    assert dedup.holder(KEY) is None
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY), "the system retry's message is sent"
