@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from tests.conftest import SAMPLES
+from tests.integration.records import audit
 from tests.integration.web_client import post, signed_in
 from tests.plugins.live import TODAY, wait_until
 
@@ -291,11 +292,7 @@ def test_the_stuck_and_failed_tab_lists_system_failures_stuck_work_and_ledger_di
     # longer a failure to retry.
     answer = retried.get_data(as_text=True)
     assert retried.status_code == 200 and f'id="document-{failed}"' in answer and ">Retry</button>" not in answer
-    from leadflow.models import AuditEntry
-    with app.app_context():
-        retried_by = db.session.execute(db.select(AuditEntry.actor_id, AuditEntry.from_status, AuditEntry.to_status)
-                                        .where(AuditEntry.document_id == failed, AuditEntry.action == "retried")).all()
-        db.session.remove()
+    retried_by = [(a[4], a[1], a[2]) for a in audit(app, failed) if a[0] == "retried"]
     assert retried_by == [(world.platform_admin.user_id, "REJECTED", "PENDING")]
 
 

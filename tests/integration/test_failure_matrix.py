@@ -20,6 +20,7 @@ from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVer
 from leadflow.services import pipeline, transitions
 from leadflow.ports import current_ports
 from tests.conftest import SAMPLES
+from tests.integration.records import audit
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until
 
@@ -72,13 +73,6 @@ def extraction_service(app, client):
 
 def dead_extractor(app):
     return ExtractionClient(f"http://127.0.0.1:{free_port()}", app.config["EXTRACTION_API_KEY"], timeout=1)
-
-
-def audit(app, document_id):
-    with app.app_context():
-        rows = db.session.scalars(select(AuditEntry).where(AuditEntry.document_id == document_id)
-                                  .order_by(AuditEntry.id)).all()
-        return [(a.action, a.from_status, a.to_status, a.note) for a in rows]
 
 
 def stored(app, document_id):

@@ -26,11 +26,12 @@ import tasks
 from leadflow import breaker, clock, sweeps
 from leadflow.extensions import db
 from leadflow.extraction.client import ExtractionClient, ServiceDown
-from leadflow.models import AuditEntry, CallbackDelivery, Document, ExtractionJob
+from leadflow.models import CallbackDelivery, Document, ExtractionJob
 from leadflow.services import pipeline
 from leadflow.storage.s3 import S3Storage
 from leadflow.ports import current_ports
 from tests.conftest import SAMPLES
+from tests.integration.records import audit
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until
 
@@ -56,13 +57,6 @@ def swapped(app, name, adapter):
         yield real
     finally:
         setattr(adapters, name, real)
-
-
-def audit(app, document_id):
-    with app.app_context():
-        rows = db.session.scalars(select(AuditEntry).where(AuditEntry.document_id == document_id)
-                                  .order_by(AuditEntry.id)).all()
-        return [(a.action, a.from_status, a.to_status, a.note) for a in rows]
 
 
 def jobs_of(app, document_id):

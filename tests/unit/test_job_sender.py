@@ -1,10 +1,13 @@
 """The job sender's dedup keys: one message per document, and a waiting one is not presumed lost."""
 from datetime import timedelta
 
+import dramatiq
 import pytest
+from dramatiq import Worker
 from dramatiq.brokers.stub import StubBroker
 
 from leadflow import clock, jobs
+from leadflow.bootstrap import broker_from_config
 
 KEY = jobs.verification_key("d1")
 
@@ -41,10 +44,6 @@ def test_a_message_waiting_for_a_busy_reader_is_not_taken_over_until_it_is_overd
 
 
 def test_a_message_that_fails_for_good_gives_its_key_back_so_the_system_retry_can_send_another():
-    import dramatiq
-    from dramatiq import Worker
-
-    from leadflow.bootstrap import broker_from_config
     dedup = jobs.MemoryDedup()
     broker = broker_from_config({}, dedup)  # the middleware as every LeadFlow process has it
     tries = []
