@@ -50,7 +50,7 @@ UNREAD = [
 # type, fields as read confidently that the document itself shows to be wrong, the rejection.
 WRONG = [
     ("payslip", {"period": "2026-05"}, "payslip_too_old"),
-    ("payslip", {"net": "5397.47"}, "payslip_net_not_below_gross"),
+    ("payslip", {"net": "5397.48"}, "payslip_net_above_gross"),
     ("bank_statement", {"period_end": "2026-06-30"}, "bank_statement_too_old"),
     ("bank_statement", {"iban": "DE87500300103975461296"}, "bank_statement_iban_invalid"),
     ("tax_assessment", {"tax_year": 2021}, "tax_assessment_too_old"),
@@ -112,6 +112,25 @@ def test_a_rule_whose_field_was_not_read_confidently_does_not_reject_but_asks_a_
     verdict = judged(document_type, fields, confident(fields, **dict.fromkeys(wrong, 0.3)))
     assert verdict.status == Status.ACTION_REQUIRED
     assert set(verdict.notes[0].fields) == set(wrong)
+
+
+def test_net_pay_equal_to_gross_pay_is_a_question_for_a_person_not_a_rejection():
+    # A mini-job without deductions shows it, and so does a reader that took one amount twice.
+    fields = {**GENUINE["payslip"], "net": GENUINE["payslip"]["gross"]}
+    verdict = judged("payslip", fields, confident(fields))
+    assert verdict.status == Status.ACTION_REQUIRED
+    note, = verdict.notes
+    assert note.code == "payslip_net_equals_gross"
+    assert "mini-job" in note.en and "a specialist will check it" in note.en
+    assert "Minijob" in note.de and "eine Fachkraft prüft das" in note.de
+
+
+def test_a_doubt_and_an_unreadable_field_both_reach_the_person():
+    fields = {**GENUINE["payslip"], "net": GENUINE["payslip"]["gross"], "period": None}
+    verdict = judged("payslip", fields, confident(fields))
+    assert verdict.status == Status.ACTION_REQUIRED
+    assert [n.code for n in verdict.notes] == ["fields_unreadable", "payslip_net_equals_gross"]
+    assert verdict.notes[0].fields == ("period",)
 
 
 def test_a_confident_rejection_stands_even_when_another_field_needs_a_person():

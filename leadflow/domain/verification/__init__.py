@@ -64,15 +64,17 @@ def verify_type(document_type: str, content: dict, applicant: Applicant, today: 
     """The type's own rules, once the type is known (also used after a person decides it).
 
     What the document confidently shows may reject it (too old, expired, another person's
-    name); a field that is needed but was not read reliably sends it to a person.
+    name); a field that is needed but was not read reliably, or a finding that a genuine
+    document can show too (a check that doubts), sends it to a person.
     """
     rules = RULES.get(document_type)
     if rules is not None:
         judgement = judge(rules, content, applicant, today)
         if judgement.rejections:
             return Verdict(Status.REJECTED, judgement.rejections, RejectionCode.VERIFICATION_FAILED)
-        if judgement.unreadable:
-            return Verdict(Status.ACTION_REQUIRED, (unreadable_note(rules, judgement.unreadable),))
+        if judgement.unreadable or judgement.doubts:
+            unreadable = (unreadable_note(rules, judgement.unreadable),) if judgement.unreadable else ()
+            return Verdict(Status.ACTION_REQUIRED, unreadable + judgement.doubts)
     return Verdict(Status.VERIFIED, (Note("ok", "Checked and accepted.", "Geprüft und akzeptiert."),))
 
 

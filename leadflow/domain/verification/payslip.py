@@ -1,4 +1,8 @@
-"""Rules for a payslip: it is recent, it is not dated in the future, and net pay is below gross pay.
+"""Rules for a payslip: it is recent, it is not dated in the future, and net pay is not above gross pay.
+
+Net pay equal to gross pay is genuine on a mini-job whose holder opted out of pension insurance
+(no tax, no contributions), and it is also what a reader that took one amount twice reports:
+a person looks, nobody is told their payslip is wrong.
 
 Recency, precisely: a payslip for month M is current through the last day of month M + 3 and
 too old from the day after. The August 2026 payslip is accepted up to and including
@@ -19,15 +23,26 @@ def _recency_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
     return _recency(read["period"], today)
 
 
-def _net_below_gross(read: dict, applicant: Applicant, today: date) -> list[Note]:
-    if read["net"] < read["gross"]:
+def _net_not_above_gross(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    if read["net"] <= read["gross"]:
         return []
     return [Note(
-        "payslip_net_not_below_gross",
-        "On this payslip the net pay is not lower than the gross pay, which cannot be right. "
+        "payslip_net_above_gross",
+        "On this payslip the net pay is higher than the gross pay, which cannot be right. "
         "Please upload the payslip exactly as your employer issued it.",
-        "Auf dieser Gehaltsabrechnung ist der Nettoverdienst nicht niedriger als der Bruttoverdienst; das kann "
+        "Auf dieser Gehaltsabrechnung ist der Nettoverdienst höher als der Bruttoverdienst; das kann "
         "nicht stimmen. Bitte laden Sie die Gehaltsabrechnung so hoch, wie Ihr Arbeitgeber sie ausgestellt hat.")]
+
+
+def _net_equal_to_gross(read: dict, applicant: Applicant, today: date) -> list[Note]:
+    if read["net"] != read["gross"]:
+        return []
+    return [Note(
+        "payslip_net_equals_gross",
+        "On this payslip the net pay is the same as the gross pay, as on a mini-job without deductions; "
+        "a specialist will check it.",
+        "Auf dieser Gehaltsabrechnung ist der Nettoverdienst so hoch wie der Bruttoverdienst, wie bei einem "
+        "Minijob ohne Abzüge; eine Fachkraft prüft das.")]
 
 
 RULES = TypeRules(
@@ -38,7 +53,8 @@ RULES = TypeRules(
         Field("net", "the net pay", "den Nettoverdienst", "m", amount, "amount"),
     ),
     essential=("period", "gross", "net"),
-    checks=(Check(("period",), _recency_check), Check(("gross", "net"), _net_below_gross)),
+    checks=(Check(("period",), _recency_check), Check(("gross", "net"), _net_not_above_gross),
+            Check(("gross", "net"), _net_equal_to_gross, doubts=True)),
 )
 
 

@@ -3,7 +3,8 @@
 A type declares the fields it needs read and its checks, each naming the fields it judges.
 The dispatcher here reads every declared field with its confidence; a check whose fields
 were all read confidently may reject, and any field that is needed but was not read
-reliably sends the document to a person instead. A reader cannot prove that a field is
+reliably sends the document to a person instead. A check that `doubts` never rejects: what
+it finds (a genuine document can show it, a misread can too) sends the document to a person. A reader cannot prove that a field is
 absent: "we could not read it" must never become "your document lacks it".
 """
 from collections.abc import Callable
@@ -36,6 +37,7 @@ class Check:
     judges: tuple[str, ...]
     run: Callable[[dict, Applicant, date], list[Note]]
     applies: Callable[[Applicant], bool] = lambda applicant: True
+    doubts: bool = False  # its notes ask a person to look; they never reject
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class TypeRules:
 class Judgement:
     rejections: tuple[Note, ...]
     unreadable: tuple[Field, ...]
+    doubts: tuple[Note, ...] = ()
 
 
 def judge(rules: TypeRules, content: dict, applicant: Applicant, today: date) -> Judgement:
@@ -76,10 +79,11 @@ def judge(rules: TypeRules, content: dict, applicant: Applicant, today: date) ->
             read[field.name] = value
     applicable = [check for check in rules.checks if check.applies(applicant)]
     needed = set(rules.essential).union(*(check.judges for check in applicable))
-    rejections = [note for check in applicable if all(name in read for name in check.judges)
-                  for note in check.run(read, applicant, today)]
+    found = [(check, note) for check in applicable if all(name in read for name in check.judges)
+             for note in check.run(read, applicant, today)]
     unreadable = tuple(f for f in rules.fields if f.name in needed and f.name not in read)
-    return Judgement(tuple(rejections), unreadable)
+    return Judgement(tuple(note for check, note in found if not check.doubts), unreadable,
+                     tuple(note for check, note in found if check.doubts))
 
 
 def unreadable_note(rules: TypeRules, unreadable: tuple[Field, ...]) -> Note:
