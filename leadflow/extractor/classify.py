@@ -120,7 +120,8 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"\b(mwst|ust)\b.{0,24}\bnetto\b.{0,24}\bbrutto\b|\bnetto\b.{0,24}\b(mwst|ust)\b.{0,24}\bbrutto\b", 1),
         # German tills sign every sale with a TSE (KassenSichV) and print its numbers.
         (r"\btse[- ]?(transaktion|start|stop|ende|signatur|seriennummer|zeitformat)|kassen-?seriennummer", 2),
-        (r"\bkundenkarte\b|\bpayback\b|\bbonuspunkte\b|\btreuepunkte\b", 1),
+        (r"\bkundenkarte\b|\bpayback\b|\bbonuspunkte\b|\btreuepunkte\b|\btreuekarte\b|\bstempelkarte\b"
+         r"|\bbonuskarte\b", 1),
         # A card terminal's own slip below the sale; also on fuel and pharmacy receipts.
         (r"\bterminal-?id\b|\bta-?nr\b|\bkarten-?nr\b|zahlung erfolgt|\btankstelle\b|\bzapfs[äa]ule\b", 1),
         # A restaurant's bill: the form a business meal's receipt carries for the tax office

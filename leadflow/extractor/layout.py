@@ -314,6 +314,8 @@ class Layout:
                 # A row of labels over a row of as many values (a summary strip of boxes, each label
                 # left and its value right in its box): the label's value is the one in its place.
                 best = _paired_cell(line, segment, other) or best
+            if lj == li + 1 and best is None:
+                best = _cell_in_span(line, segment, other)
             if best is None:
                 continue
             if is_label and is_label(best.text):
@@ -338,6 +340,18 @@ def _paired_cell(header, segment: Segment, row) -> Segment | None:
     if any(re.search(r"\d", cell.text) for cell in header.segments):
         return None
     return row.segments[header.segments.index(segment)]
+
+
+def _cell_in_span(header, segment: Segment, row) -> Segment | None:
+    """A value on the next line right of its label's words but still inside the label's span: up to
+    where the next column of the label's line starts ("Nr. 3  Bruttoarbeitslohn ...  | Nr. 23a ..."
+    over "45.000,00 €  | 2.574,96 €", each value right-aligned in its label's half of the row)."""
+    index = header.segments.index(segment)
+    if index + 1 >= len(header.segments):
+        return None
+    end = header.segments[index + 1].x0
+    inside = [cell for cell in row.segments if cell.x0 >= segment.x0 and cell.x1 < end]
+    return inside[0] if len(inside) == 1 else None
 
 
 def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:

@@ -19,10 +19,12 @@ MONTHS = {name: number for number, names in enumerate([
     ("april", "apr"), ("mai", "may"), ("juni", "june", "jun"), ("juli", "july", "jul"),
     ("august", "aug"), ("september", "sep", "sept"), ("oktober", "october", "oct", "okt"),
     ("november", "nov"), ("dezember", "december", "dec", "dez")], start=1) for name in names}
-MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})\.?\s+([A-Za-zä]{3,9})\.?\s+(\d{4})\b|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
+# "7. Mai 2014", "May 7, 2014", and a core banking system's "01-OCT-2026".
+MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})(?:\.?\s+|-)([A-Za-zä]{3,9})(?:\.?\s+|-)(\d{4})\b"
+                             r"|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
 IBAN_START = re.compile(r"\b([A-Z]{2}[0-9OIlSB]{2}(?:\s?[A-Z0-9]){11,34})")
 LEGAL_FORM = re.compile(r"\b((?:GmbH|GMBH|AG|SE|UG)\s?&\s?Co\.?\s?(?:KGaA|KG|OHG)|g?GmbH|GMBH|g?AG|SE|KG|KGaA|OHG|UG"
-                        r"|e\.\s?V\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH)(?!\w)")
+                        r"|e\.\s?V\.|e\.\s?K(?:fm|fr)?\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH)(?!\w)")
 # A document's title OCR runs into the issuer's name on one line ("ENTGELTABRECHNUNG FICHTELBERG AG").
 TITLE_WORD = re.compile(r"^(?:\w*abrechnung|\w*bescheinigung|\w*bescheid|kontoauszug|rechnung|invoice|payslip"
                         r"|pay slip|arbeitsvertrag|kostenberechnung|account statement)\b[\s:|-]*", re.IGNORECASE)
@@ -219,7 +221,8 @@ def person_name(raw: str) -> str | None:
     words = [w for w in text.split() if not re.fullmatch(r"(?:Dr|Prof|Dipl\.-\w+)\.?", w)]
     if not 2 <= len(words) <= 4:
         return None
-    if not all(PERSON_WORD.fullmatch(w) for w in words):
+    # Any alphabet's capitalised word too ("João", "FERNÁNDEZ", "O'Connor").
+    if not all(PERSON_WORD.fullmatch(w) or (LETTERS.fullmatch(w) and w[0].isupper()) for w in words):
         return None
     return " ".join(words)
 
