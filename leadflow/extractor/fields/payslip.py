@@ -1,6 +1,7 @@
 """Fields of a payslip (Gehalts-/Entgelt-/Verdienstabrechnung): values found next to any of their
 labels' variants in the page layout, and by the flat-text reader; cross-checked, each with a confidence."""
 import re
+from datetime import date
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
@@ -60,6 +61,17 @@ FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgr
 FLAT_NET = r"netto-?\s?verdienst|nettobezüge|nettolohn|nettogehalt|\bnet pay\b|\bnet salary\b"
 FLAT_PAYOUT = r"auszahlungsbetrag|auszahlung|überweisungsbetrag|\bamount paid\b|\bpayout\b"
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
+# A month with a two-digit year, as a whole cell under "Monat/Jahr" or after "Abrechnungsmonat": "10/26".
+SHORT_MONTH = re.compile(r"(0?[1-9]|1[0-2])\s?[/.]\s?(\d{2})")
+# Dates near the top that are no pay period: entry, leaving and birth dates in the personal data.
+OTHER_DATE = re.compile(r"(?:eintritt(?:sdatum)?|austritt(?:sdatum)?|geb(?:urts)?\.?\s?-?\s?datum|geboren(?:\s+am)?"
+                        r"|date of birth|hire date|start date|entry date)[\s:|]*\d{1,2}[./-]\d{1,2}[./-]\d{2,4}",
+                        re.IGNORECASE)
+# A line that names the bank or a rate, not the employer ("Überweisung: Nordbank AG", "Pauschsteuer 2 % (trägt AG)").
+NOT_EMPLOYER_LINE = re.compile(r"\bIBAN\b|\bBIC\b|\bbank\s?verbindung|überweisung|\bkonto\b|%", re.IGNORECASE)
+# A return-address line parted by commas: "Bäckerei Korn GmbH, Hauptstraße 5, 04109 Leipzig".
+STREET_PART = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?$")
+TOWN_PART = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
 
 CHECKS = (
     Check(("net", "gross"), lambda net, gross: Decimal(net) < Decimal(gross)),
@@ -74,14 +86,17 @@ def parse(reading) -> FieldsRead:
     f = Findings(SCHEMAS)
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)
-    f.offer("employer", p.company(text), GUESS)
+    # The layout's lines first: OCR's text may break a small-print line apart.
+    f.offer("employer", _comma_sender(layout.text if layout else "") or _comma_sender(text), STRUCTURE)
+    f.offer("employer", p.company("\n".join(line for line in p.lines(text) if not NOT_EMPLOYER_LINE.search(line))),
+            GUESS)
     f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
     f.offer_addressee("employee", layout, text, p.addressee)
     for line, page, _ in layout.address_blocks():
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
         f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
-    f.look(layout, "period", PERIOD, p.month_period, is_label=IS_LABEL)
+    f.look(layout, "period", PERIOD, _month, is_label=IS_LABEL)
     f.look(layout, "period", TITLE_PERIOD, p.month_period, is_label=IS_LABEL, below=False, weight=TITLE_WEIGHT)
     _flat_period(f, text)
     f.look(layout, "tax_class", TAX_CLASS, p.tax_class, is_label=IS_LABEL)
@@ -113,9 +128,34 @@ def _flat_period(f: Findings, text: str) -> None:
     if found:
         f.offer("period", found, FLAT_LABEL)
         return
-    head = "\n".join(p.lines(text)[:6])
+    head = OTHER_DATE.sub(" ", "\n".join(p.lines(text)[:6]))
     m = re.search(r"(?:für|for)\s+([A-Za-zä]+\.?\s+\d{4})", head, re.IGNORECASE)
     f.offer("period", p.month_period(m.group(1)) if m else p.month_period(head), GUESS + 0.1)
+
+
+def _month(raw: str) -> str | None:
+    """A pay month as month_period reads it, or a cell that is only a month with a two-digit year ("10/26")."""
+    found = p.month_period(raw)
+    if found:
+        return found
+    m = SHORT_MONTH.fullmatch(raw.strip(" :|"))
+    # A year no later than next year's: "1.50" is a factor, no month of 2050.
+    if not m or int(m.group(2)) > date.today().year % 100 + 1:
+        return None
+    return f"20{m.group(2)}-{int(m.group(1)):02d}"
+
+
+def _comma_sender(text: str) -> str | None:
+    """The sender of a return-address line parted by commas, above the window; not the addressee's own line."""
+    addressee = p.addressee(text)
+    for line in p.lines(text)[:12]:
+        for segment in p.segments(line):
+            parts = [part.strip() for part in segment.split(",")]
+            if len(parts) >= 3 and STREET_PART.match(parts[-2]) and TOWN_PART.match(parts[-1]):
+                name = ", ".join(parts[:-2])
+                if name and name != addressee and not re.search(r"\d", name):
+                    return name
+    return None
 
 
 def _flat_tax_class(f: Findings, text: str) -> None:

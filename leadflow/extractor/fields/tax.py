@@ -1,12 +1,13 @@
 """Fields of a tax assessment (Steuerbescheid) and a wage tax certificate (Lohnsteuerbescheinigung):
 values next to any of their labels' variants in the layout and by the flat-text reader, cross-checked."""
 import re
+import unicodedata
 from datetime import date
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
-from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings, label_test,
-                                               lexicon)
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, LOOSE, MISREAD, STRUCTURE, Check, FieldsRead,
+                                               Findings, label_test, lexicon)
 from leadflow.extractor.fields.types import AMOUNT, TEXT, YEAR
 
 ASSESSMENT_SCHEMAS: dict[str, dict] = {
@@ -28,11 +29,11 @@ CERTIFICATE_SCHEMAS: dict[str, dict] = {
 TAX_NUMBER = re.compile(r"(?<![\d/])(?:\d{2,3}/\d{3,4}/\d{4,5}|\d{5}/\d{5}|\d{2,3} \d{3,4} \d{4,5}|\d{13})(?![\d/])")
 # "Finanzamt Köln-Süd", "Finanzamt München II", "Finanzamt Frankfurt am Main III": the town,
 # hyphenated parts, "am Main", a district suffix.
-TAX_OFFICE = re.compile(r"\bFinanzamt\s+[A-ZÄÖÜ][\wäöüß]+(?:-[A-ZÄÖÜ][\wäöüß]+)*"
+TAX_OFFICE = re.compile(r"\bFinanzamt\s+[A-ZÄÖÜ][\wäöüß]+(?:[-/][A-ZÄÖÜ][\wäöüß]+)*"
                         r"(?:\s(?:am|an der|in der|im|ob der)\s[A-ZÄÖÜ][\wäöüß]+)?(?:\s?\([A-ZÄÖÜ][\wäöüß]+\))?"
                         r"(?:[\s-](?:Mitte|Nord|Süd|Ost|West|Land|Stadt))?(?:[\s-](?:[Il1]{1,3}|IV|V|VI))?\b")
 
-YEAR_LABEL = lexicon(r"re:bescheid\s+für", "für das kalender jahr", "für das jahr", "kalender jahr",
+YEAR_LABEL = lexicon(r"re:bescheid\s+f(?:ü|ii|u)r", "für das kalender jahr", "für das jahr", "kalender jahr",
                      "veranlagungs zeitraum", "veranlagungs jahr", "steuer jahr", "assessment year", "tax year",
                      "year of assessment", "income tax assessment", r"einkommensteuer bescheid(?:\s+für)?",
                      r"re:berechnung der einkommensteuer", "bescheinigungs zeitraum", "certificate period",
@@ -60,6 +61,19 @@ IS_LABEL = label_test(YEAR_LABEL, YEAR_PLAIN, TAX_NUMBER_LABEL, TAXABLE, INCOME_
                       EMPLOYEE, GROSS_WAGES, WAGE_TAX, WAGE_TAX_PLAIN,
                       re.compile(r"kirchensteuer|church tax|festsetzung|datum|date|item|value|line|eur", re.IGNORECASE))
 PLAIN_WEIGHT = 0.85
+# An amended assessment prints the former figures beside the new ones: as columns ("bisher | jetzt")
+# or as rows ("bisher festgesetzt", "jetzt festgesetzt"); the new ones are the assessment's.
+CURRENT = re.compile(r"(?:jetzt|neu|nunmehr|geändert|now|new|revised)(?:\s+festgesetzt(?:\s+werden)?|\s+festzusetzen)?",
+                     re.IGNORECASE)
+FORMER = re.compile(r"(?:bisher(?:ige?)?|alt|vorher|previously|previous|old)(?:\s+festgesetzt(?:\s+worden)?)?",
+                    re.IGNORECASE)
+REVISED = 0.97
+REVISED_REACH = 12  # lines under a "bisher | jetzt" head that its columns still hold
+
+# The assessment's figures by their labels, most specific first ("festzusetzende Einkommensteuer" before
+# "Einkommensteuer").
+ASSESSED = (("taxable_income", TAXABLE), ("solidarity_surcharge", SOLI), ("income_tax", INCOME_TAX),
+            ("income_tax", INCOME_TAX_PLAIN))
 
 ASSESSMENT_CHECKS = (
     Check(("tax_year",), lambda year: 1990 <= year <= date.today().year),
@@ -86,6 +100,14 @@ def parse_assessment(reading) -> FieldsRead:
     f.look(layout, "tax_office", OFFICE_LABEL, _office, is_label=IS_LABEL)
     for name, value in parse_assessment_text(text).items():
         f.offer(name, value, FLAT_LABEL if name != "tax_office" else STRUCTURE)
+    if layout:
+        current, former = _revised(layout)
+        for name, value in current.items():
+            f.offer(name, value, REVISED, "jetzt")
+        for name, values in former.items():
+            stale = values - {current.get(name)}
+            f.candidates[name] = [c for c in f.candidates[name] if c.value not in stale]
+    _spelt_out(f.candidates["tax_office"])
     return f.resolve(ASSESSMENT_CHECKS)
 
 
@@ -104,11 +126,12 @@ def parse_certificate(reading) -> FieldsRead:
         f.offer(name, value, FLAT_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)  # a payroll office's letter: the return-address line
     f.offer("employer", p.company(text), GUESS)
+    f.candidates["employer"] = [c for c in f.candidates["employer"] if _named(c.value)]
     return f.resolve(CERTIFICATE_CHECKS)
 
 
 def parse_assessment_text(text: str) -> dict:
-    year = re.search(r"bescheid\s+für\s+(\d{4})|(?:veranlagungs|steuer)jahr:?\s+(\d{4})|für\s+das\s+jahr\s+(\d{4})",
+    year = re.search(r"bescheid\s+f(?:ü|ii|u)r\s+(\d{4})|(?:veranlagungs|steuer)jahr:?\s+(\d{4})|für\s+das\s+jahr\s+(\d{4})",
                      text, re.IGNORECASE)
     number = p.after_label(text, r"steuernummer:?|st\.-?nr\.?:?", _tax_number)
     office = TAX_OFFICE.search(text)
@@ -135,6 +158,107 @@ def parse_certificate_text(text: str) -> dict:
     }
 
 
+def _revised(layout) -> tuple[dict[str, str], dict[str, set[str]]]:
+    """An amended assessment's new figures and its former ones, by field: from "bisher | jetzt" columns
+    beside the bases' labels, and from "bisher festgesetzt" / "jetzt festgesetzt" rows under the
+    tax kinds' heads."""
+    current: dict[str, str] = {}
+    former: dict[str, set[str]] = {}
+    lines = layout.lines
+    for li, line in enumerate(lines):
+        heads = {kind: next((s for s in line.segments if pattern.fullmatch(s.text.strip(" :|"))), None)
+                 for kind, pattern in (("current", CURRENT), ("former", FORMER))}
+        if heads["former"] is not None and heads["former"] is not line.segments[0]:
+            # A "bisher" column head; its "jetzt" column may be lost (a photo's cut edge): then
+            # what stands under "bisher" is still no value of this assessment.
+            for row in lines[li + 1:li + 1 + REVISED_REACH]:
+                if row.page != line.page:
+                    break
+                name = _assessed_field(row.segments[0].text)
+                if name:
+                    if heads["current"] is not None:
+                        _take(row, _span(heads["current"]), name, current, former, now=True)
+                    _take(row, _span(heads["former"]), name, current, former, now=False)
+            continue
+        first = line.segments[0].text.strip(" :|") if line.segments else ""
+        now = bool(CURRENT.fullmatch(first))
+        if not now and not FORMER.fullmatch(first):
+            continue
+        header = next((h for h in reversed(lines[max(0, li - 6):li]) if h.page == line.page
+                       and any(_head_spans(s) for s in h.segments[1:])), None)
+        for head in header.segments[1:] if header else ():
+            # OCR may run two heads into one segment ("Einkommensteuer Solidaritätszuschlag").
+            for name, span in _head_spans(head):
+                _take(line, span, name, current, former, now=now)
+    return current, former
+
+
+def _assessed_field(label: str) -> str | None:
+    text = label.strip(" :|")
+    for name, pattern in ASSESSED:
+        if pattern.match(text):
+            return name
+    return None
+
+
+def _head_spans(segment) -> list[tuple[str, tuple[float, float, float]]]:
+    """Each tax kind named in a head segment, with the x-range of its words."""
+    spans = []
+    for name, pattern in ASSESSED:
+        # On a scan also as OCR misreads the head ("Solidaritatszuschlag") or glues it on ("sSolidar...").
+        variants = (pattern, MISREAD.get(pattern), LOOSE.get(pattern))
+        found = next((list(v.finditer(segment.text)) for v in variants if v is not None and v.search(segment.text)), [])
+        for m in found:
+            at, words = 0, []
+            for word in segment.words:
+                if at + len(word.text) > m.start() and at < m.end():
+                    words.append(word)
+                at += len(word.text) + 1  # the one space Segment.text puts between words
+            if words and not any(name == known for known, _ in spans):
+                spans.append((name, (words[0].x0, words[-1].x1, words[0].height)))
+    return spans
+
+
+def _span(segment) -> tuple[float, float, float]:
+    return segment.x0, segment.x1, segment.words[0].height
+
+
+def _take(row, span, name: str, current: dict, former: dict, *, now: bool) -> None:
+    """The value of `row` in the column of `span` (x0, x1, pad), as the new figure or as a former one."""
+    x0, x1, pad = span
+    cells = [(min(c.x1, x1 + pad) - max(c.x0, x0 - pad), c) for c in row.segments[1:]]
+    overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
+    value = p.euros(cell.text) if cell is not None and overlap > 0 else None
+    if value is None:
+        return
+    if now:
+        current.setdefault(name, value)
+    else:
+        former.setdefault(name, set()).add(value)
+
+
+def _spelt_out(candidates) -> None:
+    """An office read without its umlauts ("Dusseldorf-Sud": OCR of a letterhead's capitals) takes the
+    spelling of the same name read with them elsewhere (the small-print return line), so both agree."""
+    spelt = {_folded(c.value): c.value for c in candidates if not c.value.isascii()}
+    for c in candidates:
+        c.value = spelt.get(_folded(c.value), c.value)
+
+
+def _folded(name: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def _named(company: str) -> bool:
+    """Whether a company's name says more than its legal form: OCR that lost a boxed line leaves
+    "a GmbH" or "ee GmbH", two lower-case letters before the form, which name no employer."""
+    form = p.LEGAL_FORM.search(company)
+    before = company[:form.start()] if form else company
+    letters = re.sub(r"[^\w]", "", before)
+    return not (len(letters) <= 2 and letters.islower())
+
+
 def _tax_number(raw: str) -> str | None:
     m = TAX_NUMBER.search(raw)
     return m.group(0) if m else None
@@ -145,8 +269,30 @@ def _office(raw: str) -> str | None:
     text = raw.strip(" :|")
     if re.search(r"\d|@", text) or not text or len(text.split()) > 6:
         return None
-    found = TAX_OFFICE.search(text if text.lower().startswith("finanzamt") else f"Finanzamt {text}")
+    named = text if text.lower().startswith("finanzamt") else f"Finanzamt {text}"
+    found = TAX_OFFICE.search(_mixed_case(named))
     return _roman(found.group(0).strip()) if found else None
+
+
+def _mixed_case(office: str) -> str:
+    """A letterhead's capitals as the office writes its name in running text: "Finanzamt HAMBURG-NORD"
+    is "Finanzamt Hamburg-Nord" (district numerals and "am", "an der" as they are written)."""
+    head, _, town = office.partition(" ")
+    head = head.capitalize()  # "FINANZAMT"
+    if not town.isupper():
+        return office
+    words = []
+    for word in town.split():
+        if re.fullmatch(r"[IVX]+", word):
+            words.append(word)
+        elif word.lower() in OFFICE_PARTICLES:
+            words.append(word.lower())
+        else:
+            words.append(re.sub(r"[^\W\d_]+", lambda m: m.group(0).capitalize(), word))
+    return f"{head} {' '.join(words)}"
+
+
+OFFICE_PARTICLES = ("am", "an", "der", "in", "im", "ob")
 
 
 def _roman(office: str) -> str:
@@ -155,13 +301,15 @@ def _roman(office: str) -> str:
 
 
 def _euro_cents(text: str, label: str) -> str | None:
-    """The form prints euros and cents in two columns: "61.808  06"; also accept "61.808,06"."""
+    """The form prints euros and cents in two columns: "61.808  06", "101167  44" (no grouping);
+    also accept "61.808,06"."""
     for line in p.lines(text):
         m = re.search(label, line, re.IGNORECASE)
         if not m:
             continue
         rest = line[m.end():]
-        split = re.search(r"(\d{1,3}(?:\.\d{3})*)\s*\|?\s+(\d{2})\s*\|?\s*$", rest)  # OCR adds rulings
+        # OCR adds rulings; the euros start at a number's start, not inside "101167".
+        split = re.search(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+|\d+)\s*\|?\s+(\d{2})\s*\|?\s*$", rest)
         if split:
             return f"{split.group(1).replace('.', '')}.{split.group(2)}"
         value = p.amount(rest)
@@ -180,5 +328,7 @@ def _employer(text: str) -> str | None:
                 form = p.LEGAL_FORM.search(candidate)
                 if form:
                     return candidate[:form.end()].strip()
-            return following[0] if following else None
+            # Without a legal form only a line of words: digits are another column's number, or OCR noise.
+            named = [candidate for candidate in following if not re.search(r"\d", candidate)]
+            return named[0] if named else None
     return None
