@@ -2,13 +2,15 @@
 layout, salary credits from the bookings table's columns; cross-checked, each with a confidence."""
 import calendar
 import re
+from datetime import date, timedelta
+from decimal import Decimal
 
 from leadflow.extractor.fields import bookings
 from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, Check, FieldsRead, Findings, label_test,
                                                lexicon, plain)
 from leadflow.extractor.fields.types import AMOUNT, AMOUNTS, DATE, IBAN, TEXT
-from leadflow.extractor.layout import Layout
+from leadflow.extractor.layout import RIGHT_NEXT_SEGMENT, Found, Layout
 
 SCHEMAS: dict[str, dict] = {
     "bank": TEXT,
@@ -44,8 +46,10 @@ IS_LABEL = label_test(HOLDER, PERIOD, OPENING, CLOSING, IBAN_LABEL, BANK_LABEL,
 
 FLAT_OPENING = r"alter kontostand|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance|balance brought forward"
 FLAT_CLOSING = r"neuer kontostand|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
-BANK_WORD = re.compile(r"bank|sparkasse|volksbank|raiffeisen|postbank|\bing\b|n26|comdirect", re.IGNORECASE)
-SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bezüge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
+BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|postbank|\bing\b|n26|comdirect",
+                       re.IGNORECASE)
+# "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it.
+SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bez[üu]e?ge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
 BOOKING = re.compile(r"^\d{2}\.\d{2}\.(?:\d{2,4})?\s")
 FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
 
@@ -54,6 +58,7 @@ BOOKING_DATE = re.compile(r"^(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}
                           r"|\d{1,2}\.?\s[A-Za-zä]{3,9}\.?(?:\s\d{2,4})?"
                           r"|(?i:jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?\s\d{1,2},?"
                           r"(?:\s\d{4})?"
+                          r"|\d{1,2}-[A-Za-z0][A-Za-z]{2}-\d{2,4}"  # a core banking system's "01-OCT-2026" (OCR: "0CT")
                           r"|(?=[\d.,:]{5,10}(?:\s|$))\d[\d.,:]*\d)(?=\s|$)")  # OCR's dates: "230.2026", "2321072026"
 CREDIT_HEADER = re.compile(r"^(?:haben|gutschrift(?:en)?|credit|credits|eingang|eingänge|einnahmen?|zugang"
                            r"|deposits?|paid in|money in|in)\b", re.IGNORECASE)
@@ -66,6 +71,7 @@ BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
 CHECKS = (
     Check(("period_start", "period_end"), lambda start, end: start < end),
 )
+DAY_GROUPS = 0.8  # bookings read under their day's heading
 
 
 def parse(reading) -> FieldsRead:
@@ -79,7 +85,7 @@ def parse(reading) -> FieldsRead:
     f.offer("bank", _bank(text), STRUCTURE)
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
-    f.look(layout, "holder", HOLDER, p.person_name, is_label=IS_LABEL)
+    f.look(layout, "holder", HOLDER, _holder, is_label=IS_LABEL)
     f.offer("holder", p.person_name(p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?") or ""), FLAT_LABEL)
     f.offer_addressee("holder", layout, text, p.addressee)
     for line, page, _ in layout.address_blocks():
@@ -105,6 +111,12 @@ def parse(reading) -> FieldsRead:
         first, last = dated[0], dated[-1]
         f.offer("opening_balance", first.value, first.confidence - 0.1, first.label, first.page)
         f.offer("closing_balance", last.value, last.confidence - 0.1, last.label, last.page)
+    # ... and their dates bound the period: it runs from the day after the opening balance's to the
+    # closing balance's ("Kontostand am 30.09.2026" ... "am 31.10.2026": October). Below a printed
+    # period; above the month of a title ("Kontoauszug 10/2026" may count statements, not months).
+    start, end = _period_of_balances(layout) if layout else (None, None)
+    f.offer("period_start", start, STRUCTURE, "Kontostand am")
+    f.offer("period_end", end, STRUCTURE, "Kontostand am")
     if not f.candidates["period_start"]:
         # A statement for a calendar month names only the month ("Oktober 2026").
         for hit in layout.find(MONTH_PERIOD, _statement_month, is_label=IS_LABEL) if layout else ():
@@ -112,13 +124,18 @@ def parse(reading) -> FieldsRead:
             f.offer("period_start", first, hit.confidence - 0.2, hit.label, hit.page)
             f.offer("period_end", last, hit.confidence - 0.2, hit.label, hit.page)
     credits, sure = salary_credits_in_layout(layout) if layout else (None, 0.0)
+    columns = _amount_columns(layout) if layout else {}
+    lines = bookings.in_layout(layout, BOOKING_DATE, lambda block: _booking_amount(block, columns),
+                               last_amount="balance" not in columns) if layout else None
+    # A banking app's statement: no line opens with a date, the bookings stand under day headings.
+    grouped = bookings.in_day_groups(layout) if layout and not lines else None
+    if grouped:
+        credits, sure = bookings.salary_amounts(grouped, SALARY), DAY_GROUPS
     if credits is not None:
         f.offer("salary_credits", credits, sure, "bookings table")
     else:
         f.offer("salary_credits", salary_credits(text), GUESS + 0.1)
-    columns = _amount_columns(layout) if layout else {}
-    lines = bookings.in_layout(layout, BOOKING_DATE, lambda block: _booking_amount(block, columns)) if layout else None
-    f.offer("bookings", lines, 0.9 if columns else 0.75, "bookings table")
+    f.offer("bookings", lines or grouped, 0.9 if columns else DAY_GROUPS if grouped else 0.75, "bookings table")
     f.offer("bookings", bookings.in_text(text) or None, GUESS + 0.1)
     return f.resolve(CHECKS)
 
@@ -127,28 +144,76 @@ def salary_credits_in_layout(layout: Layout) -> tuple[list[str] | None, float]:
     """Positive bookings whose description reads like pay, the amount taken from the column that
     holds it (not a running balance); None when no booking lines are found."""
     columns = _amount_columns(layout)
-    found, bookings = [], 0
+    found, count = [], 0
     lines = layout.lines
+    continued = set()  # value-date lines that belong to the booking above them
+    running = _running_balance(layout)
     for index, line in enumerate(lines):
         first = line.segments[0].text
-        if not BOOKING_DATE.match(first):
+        if not BOOKING_DATE.match(first) or index in continued:
             continue
-        bookings += 1
+        count += 1
         block = [line]
-        for follower in lines[index + 1:index + 4]:
-            if follower.page != line.page or BOOKING_DATE.match(follower.segments[0].text):
+        for offset, follower in enumerate(lines[index + 1:index + 4], start=index + 1):
+            if follower.page != line.page or follower.y0 - block[-1].y1 > 1.5 * line.height:
                 break
-            if follower.y0 - block[-1].y1 > 1.5 * line.height:
-                break
+            if BOOKING_DATE.match(follower.segments[0].text):
+                if not _value_date_line(follower, block[-1]):
+                    break
+                continued.add(offset)
+            elif bookings.NOT_PURPOSE.search(follower.text):
+                break  # a balance line ("Kontostand am ...") ends the bookings
             block.append(follower)
         if not SALARY.search(" ".join(l.text for l in block)):
             continue
         value = _booking_amount(block, columns)
+        balance_now, moved = running.get(index, (None, None))
+        if moved is not None and (value is None or value == balance_now or abs(Decimal(value)) == abs(Decimal(moved))):
+            value = moved  # its own amount unread, or taken from the balance column, or its sign unsure
         if value is not None and not value.startswith("-"):
             found.append(value)
-    if not bookings:
+    if not count:
         return None, 0.0
     return found, (0.9 if columns else 0.75)
+
+
+def _running_balance(layout: Layout) -> dict[int, tuple[str, str | None]]:
+    """Line index -> (the balance in a "Saldo" / "Balance" column, the change from the balance above
+    it) in a table with a running balance: what a booking moved, even where its own amount was not
+    read or stood in the wrong column. Empty without such a column."""
+    header = next(((line, segment) for line in layout.lines for segment in line.segments
+                   if BALANCE_COLUMN.fullmatch(segment.text.strip()) and len(line.segments) >= HEADER_CELLS
+                   and not any(p.amounts(s.text) for s in line.segments)), None)
+    if header is None:
+        return {}
+    head_line, head = header
+    reach = max(head.x1 - head.x0, 3 * head_line.height)
+    out, before = {}, None
+    for index, line in enumerate(layout.lines):
+        if line.page < head_line.page or (line.page == head_line.page and line.y0 <= head_line.y1):
+            continue
+        cell = line.segments[-1] if len(line.segments) >= 2 else None
+        value = balance(cell.text) if cell is not None and abs(cell.x1 - head.x1) <= reach else None
+        if value is None:
+            continue
+        out[index] = (value, f"{Decimal(value) - Decimal(before):.2f}" if before is not None else None)
+        before = value
+    return out
+
+
+BALANCE_COLUMN = re.compile(r"saldo|balance|kontostand|saldo eur|balance eur", re.IGNORECASE)
+HEADER_CELLS = 3
+
+
+def _value_date_line(follower, above) -> bool:
+    """A dated line that continues the booking above it: the value date printed under the booking
+    date ("Buchung / Valuta" on two lines), with the purpose beside it and no amount of its own;
+    set tight under the booking line, closer than bookings stand to each other."""
+    return (follower.y0 - above.y1 < VALUE_DATE_GAP * above.height
+            and not p.amounts(re.sub(r"\b\d{1,2}\.\d{1,2}\.(?:\d{2,4})?", " ", follower.text)))
+
+
+VALUE_DATE_GAP = 0.6  # line heights
 
 
 def _amount_columns(layout: Layout) -> dict[str, float]:
@@ -243,15 +308,59 @@ DEBIT_MARK = re.compile(r"\d[.,]\d{2}\s?(?:EUR|€)?\s?(?:S|Soll|DR|Dr)\b")
 def _dated_balances(layout: Layout) -> list:
     """The balances after "Kontostand am <date>" in the order of their dates (the earlier one is the
     opening balance, whichever is printed first); in printed order when no line shows its date, and
-    none when only some do (which is which cannot be told)."""
-    count = sum(1 for _ in layout.labels(DATED_BALANCE))
-    amounts = layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False)
-    days = layout.find(DATED_BALANCE, p.iso_date, is_label=IS_LABEL, below=False)
-    if not days:
-        return amounts
-    if not (len(days) == len(amounts) == count) or len({day.value for day in days}) != count:
+    none when only some do (which is which cannot be told). A label that repeats a dated balance's
+    date with no amount beside it (a box's heading, its figure set apart) is passed over."""
+    return [hit for _, hit in _dated_pairs(layout)]
+
+
+def _dated_pairs(layout: Layout) -> list[tuple[str | None, Found]]:
+    pairs = _dated_balance_lines(layout)
+    if not any(day for day, _ in pairs):
+        return [(None, hit) for hit in layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False)]
+    with_amount = {day for day, hit in pairs if hit is not None}
+    pairs = [(day, hit) for day, hit in pairs if hit is not None or day not in with_amount]
+    if any(day is None or hit is None for day, hit in pairs) or len({day for day, _ in pairs}) != len(pairs):
         return []
-    return [hit for _, hit in sorted(zip((day.value for day in days), amounts), key=lambda pair: pair[0])]
+    return sorted(pairs, key=lambda pair: pair[0])
+
+
+def _period_of_balances(layout: Layout) -> tuple[str | None, str | None]:
+    """The period two dated balances bound: from the day after the earlier date to the later one,
+    when they lie 3 to 100 days apart (a statement, not a year's overview)."""
+    days = [day for day, _ in _dated_pairs(layout)]
+    if len(days) != 2 or None in days:
+        return None, None
+    first, last = date.fromisoformat(days[0]), date.fromisoformat(days[1])
+    if not PERIOD_DAYS[0] <= (last - first).days <= PERIOD_DAYS[1]:
+        return None, None
+    return (first + timedelta(days=1)).isoformat(), last.isoformat()
+
+
+PERIOD_DAYS = (3, 100)
+
+
+def _dated_balance_lines(layout: Layout) -> list[tuple[str | None, Found | None]]:
+    """(date, balance) of each "Kontostand am <date>" label: the first date and the first amount after
+    the label, in its segment or in the next segments of its line; None for what is not there."""
+    out = []
+    for li, si, m in layout.labels(DATED_BALANCE):
+        line = layout.lines[li]
+        day, hit = None, None
+        pieces = [line.segments[si].text[m.end():]]
+        for neighbour in line.segments[si + 1:si + 4]:
+            if IS_LABEL(neighbour.text) or DATED_BALANCE.search(neighbour.text):
+                break
+            pieces.append(neighbour.text)
+        for piece in pieces:
+            day = day or p.iso_date(piece)
+            value = _dated_amount(piece)
+            if value is not None:
+                hit = Found(value, m.group(0), "right", RIGHT_NEXT_SEGMENT, line.page, piece.strip())
+                break
+        out.append((day, hit))
+    return out
+
+
 
 
 def _dated_amount(raw: str) -> str | None:
@@ -286,6 +395,14 @@ HEAD_LINES = 15
 RANGE_WORD = re.compile(r"\s(?:-|–|bis|to|until)\s", re.IGNORECASE)
 
 
+def _holder(raw: str) -> str | None:
+    """The holder's name after its label, past the colon OCR may read as "=", "-" or "~"."""
+    return p.person_name(OCR_COLON.sub("", raw))
+
+
+OCR_COLON = re.compile(r"^[\s=~\-–—»:;|]+")
+
+
 def _range(raw: str):
     start, end = p.date_range(raw)
     return (start, end) if start and end else None
@@ -301,12 +418,38 @@ def _bank(text: str) -> str | None:
         for segment in map(_untitled, p.segments(line)):
             form = p.LEGAL_FORM.search(segment)
             if BANK_WORD.search(segment) and form:
-                return re.split(r"\s[·•]\s|,|\s-\s", segment[:form.end()])[0].strip()
+                # The name ends at its legal form: the part before it, not what a line printed first.
+                return _with_branch(segment, re.split(PARTS, segment[:form.end()])[-1].strip())
     for line in head:
         for segment in map(_untitled, p.segments(line)):
             if BANK_WORD.search(segment) and len(segment) <= 60:
-                return re.split(r"\s[·•]\s|,|\s-\s", segment)[0].strip()
-    return p.company(text)
+                return _with_branch(segment, re.split(r"\s[·•]\s|,|\s-\s", segment)[0].strip())
+    # An app's statement shows a logo on top and names the bank only in its foot, with the
+    # register court ("IBAN ... · BIC ... · Musterbank AG, Amtsgericht Berlin HRB 1234").
+    for line in p.lines(text):
+        for segment in p.segments(line):
+            form = p.LEGAL_FORM.search(segment)
+            if form:
+                name = re.split(PARTS, segment[:form.end()])[-1].strip()
+                if BANK_WORD.search(name) and len(name) > len(form.group(0)) + 2:
+                    return name
+    # Else the first company of the statement's words, not of its bookings (a landlord, a shop).
+    return p.company("\n".join(line for line in p.lines(text) if not BOOKING_DATE.match(line) and not p.amounts(line)))
+
+
+# A line's parts: parted by middle dots, or whatever mark OCR read them as ("»", "+", "°"), or commas.
+PARTS = re.compile(r"\s[^\w\s,.&'’()]\s|,")
+
+
+def _with_branch(segment: str, name: str) -> str:
+    """A foreign bank's German branch is named with it: "Banco X S.A. Zweigniederlassung Frankfurt",
+    "Nordic Bank AB, Frankfurt Branch"."""
+    at = segment.find(name)
+    branch = BRANCH.match(segment[at + len(name):]) if at >= 0 else None
+    return name + branch.group(0).rstrip() if branch else name
+
+
+BRANCH = re.compile(r",?\s+(?:[Zz]weig)?[Nn]iederlassung\s+[A-ZÄÖÜ][\wäöüß\-]+|,?\s+[A-Z][\w\-]+\s+[Bb]ranch\b")
 
 
 def _untitled(segment: str) -> str:

@@ -20,8 +20,10 @@ SCHEMA = {"type": ["array", "null"], "description": "the statement's bookings, i
               "amount": {"type": ["string", "null"], "pattern": r"^-?[0-9]+\.[0-9]{2}$",
                          "description": "negative when money leaves the account"}}}}
 
-# A booking line opens with one or two dates ("03.08.2026 03.08.2026", "03.08. 03.08.", "2026-08-03").
-LEADING_DATES = re.compile(r"^(?:(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})\s+){1,2}")
+# A booking line opens with one or two dates ("03.08.2026 03.08.2026", "03.08. 03.08.", "2026-08-03",
+# a core banking system's "03-AUG-2026").
+LEADING_DATES = re.compile(r"^(?:(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}"
+                           r"|\d{1,2}-[A-Za-z0][A-Za-z]{2}-\d{4})\s+){1,2}")
 # What the bank prints as a booking's kind, before the counterparty.
 BOOKING_TYPE = re.compile(
     r"^(?:sepa[- ])?(?:r[üu]e?ck-?lastschrift|r[üu]e?ck[üu]e?berweisung|lastschrift(?:einzug)?|basis-?lastschrift"
@@ -39,10 +41,13 @@ MAX_PURPOSE_LINES = 3
 GAP_LINES = 1.5  # a gap taller than this many line heights ends a booking
 
 
-def in_layout(layout, starts: re.Pattern, amount_of: Callable[[list], str | None] | None = None) -> list[dict] | None:
+def in_layout(layout, starts: re.Pattern, amount_of: Callable[[list], str | None] | None = None, *,
+              last_amount: bool = True) -> list[dict] | None:
     """Bookings from the layout's lines; None when no booking line was found. `starts` tells a line
     that opens a booking (its first segment), `amount_of` the booking's amount from its lines (the
-    statement's column reading); else the last amount on its first line."""
+    statement's column reading); else the last amount on its first line, unless `last_amount` is
+    false (a table with a running balance: the last amount of a line whose own was not read is the
+    balance)."""
     lines = layout.lines
     found, year = [], _statement_year(lines)
     index = 0
@@ -50,7 +55,7 @@ def in_layout(layout, starts: re.Pattern, amount_of: Callable[[list], str | None
         line = lines[index]
         first = line.segments[0].text if line.segments else ""
         value = (amount_of([line]) if amount_of else None) if starts.match(first) else None
-        if value is None and starts.match(first):
+        if value is None and starts.match(first) and (last_amount or not amount_of):
             value = _last_amount(line.text)
         if not starts.match(first) or value is None:
             index += 1
@@ -69,6 +74,64 @@ def in_layout(layout, starts: re.Pattern, amount_of: Callable[[list], str | None
             found.append(booked)
         index += len(block)
     return found or None
+
+
+def in_day_groups(layout) -> list[dict] | None:
+    """Bookings grouped under a heading of their day, as banking apps print them ("Friday, 9 October
+    2026", "Montag, 12.10.2026"): each line that ends in an amount opens a booking of the heading's
+    day, its words the counterparty, the lines below it without an amount its purpose. An amount
+    alone on its line (a scan's tilt moved it off its words' line) takes the words just above it.
+    None when the statement has no such headings."""
+    found, day, current, pending, previous = [], None, None, [], None
+
+    def close():
+        if current is not None:
+            words = [current["purpose"], *(l.text for l in pending[:MAX_PURPOSE_LINES])]
+            current["purpose"] = " ".join(filter(None, words)) or None
+            found.append(current)
+
+    for line in layout.lines:
+        heading = _day_heading(line.text)
+        last = line.segments[-1].text if line.segments else ""
+        value = _last_amount(last) if _only_amounts(last) else None
+        tight = previous is not None and previous.page == line.page and line.y0 - previous.y1 <= GAP_LINES * line.height
+        if heading or NOT_PURPOSE.search(line.text):
+            close()
+            current, pending = None, []
+            day = heading or day
+        elif day and value is not None:
+            words = " ".join(segment.text for segment in line.segments[:-1])
+            if not words and tight and pending and pending[-1] is previous:
+                words = pending.pop().text
+            close()
+            kind = BOOKING_TYPE.match(words)
+            current = booking(day, (words[kind.end():] if kind else words).strip(" ·|-"), None, value)
+            current["purpose"] = words[:kind.end()].strip(" .:") if kind else None
+            pending = []
+        elif day:
+            if not tight:
+                close()
+                current, pending = None, []
+            pending.append(line)
+        previous = line
+    close()
+    return found or None
+
+
+def _day_heading(text: str) -> str | None:
+    """The day a heading line names, alone or after its weekday: "Friday, 9 October 2026"."""
+    rest = WEEKDAY.sub("", text.strip())
+    if len(rest) > DAY_HEADING_CHARS or p.amounts(rest) or not DAY_ALONE.fullmatch(rest):
+        return None
+    return p.iso_date(rest)
+
+
+WEEKDAY = re.compile(r"^(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|monday|tuesday|wednesday"
+                     r"|thursday|friday|saturday|sunday|mo|di|mi|do|fr|sa|so|mon|tue|wed|thu|fri|sat|sun)\.?,?\s+",
+                     re.IGNORECASE)
+DAY_ALONE = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}\.?\s[^\W\d_]{3,9}\.?\s\d{4}"
+                       r"|[^\W\d_]{3,9}\.?\s\d{1,2},?\s\d{4}")
+DAY_HEADING_CHARS = 24
 
 
 def in_text(text: str) -> list[dict]:
@@ -112,8 +175,10 @@ def _booking(first: str, more: list[str], value: str, year: int | None) -> dict:
     kind = BOOKING_TYPE.match(words)
     type_words = words[:kind.end()].strip(" .:") if kind else ""
     counterparty = words[kind.end():] if kind else words
-    # Card payments print the time and card as a second dated line; it is not a purpose.
-    purpose = [line for line in more if not re.match(r"^\d{1,2}\.\d{1,2}\.?\s+\d{1,2}:\d{2}", line)]
+    # Card payments print the time and card as a second dated line; it is not a purpose. Nor is
+    # the value date a "Buchung / Valuta" table prints under the booking date.
+    purpose = [LEADING_DATES.sub("", line + " ").strip() for line in more
+               if not re.match(r"^\d{1,2}\.\d{1,2}\.?\s+\d{1,2}:\d{2}", line)]
     return booking(day, counterparty.strip(" ·|-"), " ".join([type_words, *purpose]), value)
 
 

@@ -91,7 +91,10 @@ def parse(reading) -> FieldsRead:
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
     start = START.search(flat)
     if start:
-        f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL)
+        day = p.iso_date(start.group(1))
+        f.offer("start_date", day, FLAT_LABEL)
+        if day is None:
+            f.offer("start_date", p.iso_date(_ocr_day_one(start.group(1))), FLAT_LABEL - 0.1)
     monthly = _monthly_salary(flat)
     f.offer("annual_salary", _annual_salary(flat, monthly), FLAT_LABEL)
     f.offer(MONTHLY_SALARY, monthly, FLAT_LABEL)
@@ -125,8 +128,8 @@ def _organisation(raw: str) -> str | None:
 def _annual_salary(flat: str, monthly: str | None) -> str | None:
     m = ANNUAL.search(flat)
     if m:
-        # Contracts print the year's pay in whole euros too ("von 62.400 €").
-        value = p.euros(flat[m.end():m.end() + 60])
+        # Contracts print the year's pay in whole euros too ("von 62.400 €", "of EUR 85,000 gross").
+        value = p.euros(flat[m.end():m.end() + 60]) or whole_euros_en(flat[m.end():m.end() + 60])
         if value:
             return value
     for m in PER_YEAR.finditer(flat):
@@ -135,9 +138,45 @@ def _annual_salary(flat: str, monthly: str | None) -> str | None:
             return before[-1]
     if monthly:
         count = PAYMENTS.search(flat)
-        n = 12 if not count else COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
+        if count:
+            n = COUNT_WORDS.get(count.group(1).lower()) or int(count.group(1))
+        elif THIRTEENTH.search(flat):
+            n = 13  # "das dreizehnte Gehalt", "ein 13. Monatsgehalt": the year holds thirteen
+        elif ANY_PAYMENTS.search(flat):
+            return None  # a number of salaries OCR garbled ("in 43 Monatsgehältern"): which, a person reads
+        else:
+            n = 12
         return f"{Decimal(monthly) * n:.2f}"
     return None
+
+
+# A thirteenth salary named as such; a count of monthly salaries of any number.
+THIRTEENTH = re.compile(r"\b(?:dreizehnte[sn]?|13\.)\s+(?:monats)?(?:gehalt|gehälter|monatsgehalt)"
+                        r"|thirteenth\s+(?:month|salary)", re.IGNORECASE)
+ANY_PAYMENTS = re.compile(r"(?<![\w(])\d{2}\s+(?:gleichen\s+)?monats(?:raten|gehälter|gehältern|zahlungen)",
+                          re.IGNORECASE)
+
+
+def _ocr_day_one(raw: str) -> str:
+    """A day "1" OCR read as a bar or a letter before a month's name ("commence on | March 2022")."""
+    return OCR_ONE.sub("1", raw)
+
+
+OCR_ONE = re.compile(r"(?<!\S)[|Il!](?=\.?\s+(?:jan|feb|mär|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)"
+                     r"[a-z]*\.?\s+\d{4})", re.IGNORECASE)
+
+
+def whole_euros_en(raw: str) -> str | None:
+    """Whole euros with English thousands commas, marked as euros: "EUR 85,000", "€85,000", "85,000 EUR"
+    (a German amount has two decimals after its comma, so "85,000" cannot be one)."""
+    m = WHOLE_EUROS_EN.search(raw)
+    if not m:
+        return None
+    return f"{int((m.group(1) or m.group(2)).replace(',', ''))}.00"
+
+
+WHOLE_EUROS_EN = re.compile(r"(?:EUR|€)\s?(\d{1,3}(?:,\d{3})+)(?![\d.,]*\d)"
+                            r"|(?<![\d.,])(\d{1,3}(?:,\d{3})+)\s?(?:EUR|€|euros?)\b")
 
 
 def _monthly_salary(flat: str) -> str | None:
