@@ -2,6 +2,7 @@
 page layout and text, net + tax = total cross-checked."""
 import re
 from collections import Counter
+from datetime import date
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
@@ -21,7 +22,8 @@ SCHEMAS: dict[str, dict] = {
     "source": {"enum": ["xml", "text", None], "description": "embedded e-invoice XML or recovered text"},
 }
 
-NUMBER = (r"rechnungs-?\s?(?:nummer|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
+NUMBER = (r"rechnungs-?\s?(?:nummer(?!\.\s*$)|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
+          r"|\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*[–—-]\s*nr\.?"
           r"|beleg-?nr\.?|bon-?nr\.?|kassenbon\s+nr:?|booking id|receipt\s*(?:no\.?|number)|^#")
 # "Datum" and "date" as words of their own: inside a word they are another date's label
 # ("Ausführungsdatum", "Lieferdatum"), and "Date due" is the due date.
@@ -29,14 +31,23 @@ DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-]
               r"|(?<![\w-])(?<!due )date\b(?!\s+due)")
 TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
-NET = r"nettobetrag|summe netto|zwischensumme|subtotal|untaxed amount|total excl\.?|net amount|grondslag|\bnetto\b"
+NET = (r"nettobetrag|summe netto|zwischensumme(?!\s+(?!netto\b|eur\b)[a-zäöüß])|subtotal|untaxed amount"
+       r"|total excl\.?|net amount|grondslag|\bnetto\b")
 TAX = r"mwst\.?-?betrag|umsatzsteuer|\bmwst\b|\bust\b|\bvat\b|\btax\b|btw bedrag"
 CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
               "CHF": "CHF", "Rs": "INR", "INR": "INR", "₹": "INR"}
 XML_CONFIDENCE = 0.99  # the invoice's own data
+LEGAL_NAME = 0.02  # a brand's legal name, spelt out on the same page, is a little surer than the brand
 
-NUMBER_LABEL = lexicon("rechnungs nummer", r"re:rechnungs-?\s?nr\.?", r"re:rechnung\s+nr\.?", r"re:invoice\s*(?:number|no\.?|#)",
-                       r"re:beleg-?\s?nr\.?", r"re:(?:kosten(?:be)?rechnung|gutschrift|honorarrechnung)\s+nr\.?",
+# "Rechnungsnummer." ending a sentence ("... unter Angabe der Rechnungsnummer.") mentions the number:
+# it labels nothing, and below it stand the letter's closing lines and the foot's register numbers.
+MENTION = r"(?!\.\s*$)"
+NUMBER_LABEL = lexicon(r"re:rechnungs[\s\-]?nummer" + MENTION, r"re:rechnungs-?\s?nr\.?",
+                       r"re:invoice\s*(?:number|no\.?|#)", r"re:beleg-?\s?nr\.?", r"re:gutschrift\s+nr\.?",
+                       # Any kind of bill before its number: "Rechnung Nr.", "Provisionsrechnung Nr.",
+                       # "Kostenberechnung Nr.", "Rechnung über Maklercourtage – Nr.".
+                       # (OCR reads "über" as "uber" or "iiber", the dash as a long one.)
+                       r"re:\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*[–—-]?\s*nr\.?",
                        r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
 DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
                        "ausstellungs datum", "date of issue", "issue date")
@@ -46,9 +57,13 @@ LOOSE[DATE_LABEL_X] = re.compile(r"rechnungs[\s\-]?datum|invoice[\s\-]?date|bele
                                  r"|ausstellungs[\s\-]?datum|date[\s\-]?of[\s\-]?issue", re.IGNORECASE)
 # A date after these is not the invoice's: when the work was done, when to pay, when it is debited.
 OTHER_DATE = re.compile(r"leistung|liefer|ausführung|zeitraum|period|fällig|zahlbar|\bdue\b|\bbis\b|until"
-                        r"|abbuch|buchen wir|lastschrift|einzug|geburt|\bborn\b|gültig|valid", re.IGNORECASE)
-NET_LABEL = lexicon("netto betrag", "summe netto", "netto summe", "zwischen summe", "subtotal", "sub-total",
-                    "net amount", "total net", "gesamt netto", "warenwert", "total excl\\.? vat", "netto")
+                        r"|abbuch|buchen wir|lastschrift|einzug|geburt|\bborn\b|gültig|valid"
+                        # Another paper's date: "Kaufvertrag vom 18.01.2026", "Ihr Auftrag vom ...".
+                        r"|vertrag|auftrag|angebot|bestellung", re.IGNORECASE)
+# A subtotal named for a part ("Zwischensumme Lohn", "Zwischensumme Material") is that part's, not the net.
+PART = r"(?!\s+(?!netto\b|eur\b)[a-zäöüß])"
+NET_LABEL = lexicon("netto betrag", "summe netto", "netto summe", r"re:zwischen[\s\-]?summe" + PART, "subtotal",
+                    "sub-total", "net amount", "total net", "gesamt netto", "warenwert", "total excl\\.? vat", "netto")
 TAX_LABEL = lexicon(r"re:(?:zzgl\.?\s+)?\d{1,2}(?:,\d)?\s?%\s+(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?",
                     r"re:(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?(?:\s+\d{1,2}(?:,\d)?\s?%)?",
                     r"re:zzgl\.?\s+(?:ust|mwst|umsatzsteuer)\.?", "mwst betrag", "tax amount", "btw")
@@ -63,6 +78,20 @@ CHECKS = (
 )
 # The addressee block's salutation, in any case ("HERRN" in an upper-case window too).
 SALUTATION = re.compile(p.SALUTATION.pattern, re.IGNORECASE)
+# A rate and the amount it is taken of: "3 % aus 871.000,00 €", "19% auf 38,60", "7 % von EUR 12,00".
+RATE_BASE = re.compile(r"\d{1,2}(?:[,.]\d{1,3})?\s?%\s*(?:aus|auf|von|of|on)\s+(?:EUR\s?|€\s?)?"
+                       r"(?:\d{1,3}(?:[.,]\d{3})+|\d+)(?:[,.]\d{2})?(?!\d)(?:\s?(?:€|EUR))?", re.IGNORECASE)
+# The note a bill without VAT carries: a Kleinunternehmer's (§ 19 UStG), or its plain words.
+NO_VAT = re.compile(r"§\s?19\s?(?:abs\.\s?1\s)?ustg|kleinunternehmer"
+                    r"|(?:keine|ohne)\s+(?:umsatzsteuer|mwst|mehrwertsteuer)\s+(?:berechnet|ausgewiesen|erhoben)",
+                    re.IGNORECASE)
+STREET_PART = re.compile(r"[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?")
+POSTCODE_TOWN = re.compile(r"(?:D-)?\d{5}\s+[A-ZÄÖÜ][\w.äöüß\- ()/]{1,40}")
+LETTER_DATE = re.compile(r"[A-ZÄÖÜ][\w.äöüß\- ()/]{1,40},\s+den\s+(\d.*)$")
+SHORT_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.,])")
+# OCR reads the section sign as a dollar: "$ 35a EStG", "$ 19 UStG" cite a law, not an amount.
+SECTION_SIGN = re.compile(r"\$\s?\d{1,3}[a-z]?(?:\s+Abs\.\s?\d+)?(?:\s+(?:S\.|Satz|Nr\.)\s?\d+)?\s+"
+                          r"(?:EStG|UStG|BGB|HGB|GewO|AO|MaBV|ZPO|SGB|KStG|GrEStG|StBVV|GNotKG|BauGB|WEG|HOAI|GOÄ)\b")
 CURRENCY_TOKEN = re.compile(r"(€|\$|£|₹|\bEURO?\b|\bUSD\b|\bGBP\b|\bCHF\b|\bINR\b|\bRs\b)")
 
 
@@ -77,9 +106,9 @@ def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     f = Findings(SCHEMAS)
     f.look(layout, "number", NUMBER_LABEL, _identifier, is_label=IS_LABEL)
-    f.look(layout, "date", DATE_LABEL_X, p.iso_date, is_label=IS_LABEL)
-    f.look(layout, "net", NET_LABEL, p.money, is_label=IS_LABEL)
-    f.look(layout, "tax", TAX_LABEL, p.money, is_label=IS_LABEL, below=False)
+    f.look(layout, "date", DATE_LABEL_X, _labelled_date, is_label=IS_LABEL)
+    f.look(layout, "net", NET_LABEL, _figure, is_label=IS_LABEL)
+    f.look(layout, "tax", TAX_LABEL, _figure, is_label=IS_LABEL, below=False)
     totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, below=False) if layout else []
     # Totals repeat (per page, carried over); the last one stated is the invoice's.
     for order, hit in enumerate(totals):
@@ -92,14 +121,29 @@ def parse(reading) -> FieldsRead:
         f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
                 STRUCTURE if sender else GUESS - 0.1, "address block", page)
     flat = parse_fields(text)
-    f.offer("issuer", p.sender(text), STRUCTURE)
+    f.offer("issuer", p.sender(text) or _comma_return_line(text), STRUCTURE)
     f.offer("issuer", p.company(text), GUESS + 0.05)
     f.offer("issuer", _first_line(text), GUESS - 0.1)
-    for name in ("number", "date", "net", "tax", "total"):
+    for name in ("number", "net", "tax", "total"):
         f.offer(name, flat[name], FLAT_LABEL)
+    # Only a labelled date is as sure as a label: the page's first date is a guess (below).
+    f.offer("date", p.after_label(text, DATE_LABEL, _labelled_date), FLAT_LABEL)
+    f.offer("date", _letter_date(text), STRUCTURE)
     f.offer("date", _first_date(text), GUESS - 0.1)
     f.offer("currency", flat["currency"], FLAT_LABEL)
+    if NO_VAT.search(text):
+        # A Kleinunternehmer (§ 19 UStG) charges no VAT: the VAT is nought and the total is the net.
+        f.offer("tax", "0.00", STRUCTURE)
+        for candidate in list(f.candidates["total"]):
+            f.offer("net", candidate.value, candidate.confidence - 0.05, "no VAT", candidate.page)
     f.offer("source", "text", CEILING)
+    for candidate in list(f.candidates["issuer"]):
+        f.offer("issuer", _with_legal_form(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
+                "legal name", candidate.page)
+    # The VAT is never the whole bill: a VAT label whose own figure is unreadable takes the next
+    # line's total from below it.
+    totals = {c.value for c in f.candidates["total"]}
+    f.candidates["tax"] = [c for c in f.candidates["tax"] if c.value not in totals or Decimal(c.value) == 0]
     return f.resolve(CHECKS)
 
 
@@ -107,9 +151,9 @@ def parse_fields(text: str) -> dict:
     return {
         "issuer": p.sender(text) or p.company(text) or _first_line(text),
         "number": p.after_label(text, NUMBER, _identifier, flags=re.IGNORECASE | re.MULTILINE),
-        "date": p.after_label(text, DATE_LABEL, p.iso_date) or _first_date(text),
-        "net": p.after_label(text, NET, p.money),
-        "tax": p.after_label(text, TAX, p.money),
+        "date": p.after_label(text, DATE_LABEL, _labelled_date) or _first_date(text),
+        "net": p.after_label(text, NET, _figure),
+        "tax": p.after_label(text, TAX, _figure),
         "total": _last_label_value(text, TOTAL),
         "currency": _currency(text),
     }
@@ -122,6 +166,53 @@ def _identifier(raw: str) -> str | None:
         return grouped.group(1)
     m = re.search(r"[A-Za-z0-9][A-Za-z0-9/_.\-]*\d[A-Za-z0-9/_.\-]*", raw)
     return m.group(0).rstrip(".") if m else None
+
+
+def _figure(raw: str) -> str | None:
+    """The amount after a net or VAT label, past the base a rate was taken of: in "Courtage netto
+    (3 % aus 871.000,00 €)  26.130,00 €" or "19 % MwSt. auf 1.000,00 €  190,00 €" the base is
+    another figure (a purchase price, the net), not the one labelled."""
+    return p.money(RATE_BASE.sub(" ", raw))
+
+
+def _with_legal_form(name: str, text: str) -> str | None:
+    """A name without a legal form ("LICHTBLAU ENERGIE", "Stadtwerke Auenfeld": a logo or brand) that
+    the page spells out with one elsewhere ("Lichtblau Energie AG" in the return line or the foot):
+    the legal name."""
+    words = name.split()
+    if p.LEGAL_FORM.search(name) or not 1 < len(words) <= 5:
+        return None
+    pattern = re.compile(r"(?<![\w\-])" + r"\s+".join(map(re.escape, words)) + r"\s+", re.IGNORECASE)
+    for m in pattern.finditer(text):
+        form = p.LEGAL_FORM.match(text, m.end())
+        if form:
+            return " ".join(text[m.start():m.end()].split() + [form.group(0)])
+    return None
+
+
+def _labelled_date(raw: str) -> str | None:
+    """The date after the invoice's date label, also with a two-digit year ("Datum 03.02.26"): beside
+    the label a short year is a date, while unlabelled "03.02.26" could be any figure's."""
+    value = p.iso_date(raw)
+    if value is not None:
+        return value
+    m = SHORT_DATE.match(raw.strip(" :|"))
+    if m:
+        try:
+            return date(2000 + int(m.group(3)), int(m.group(2)), int(m.group(1))).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
+def _letter_date(text: str) -> str | None:
+    """A letter's own date line: the town, then "den" and the date ("Leipzig, den 24.07.2026")."""
+    for line in p.lines(text):
+        for column in p.segments(line):
+            m = LETTER_DATE.match(column)
+            if m:
+                return p.iso_date(m.group(1))
+    return None
 
 
 def _first_date(text: str) -> str | None:
@@ -139,9 +230,25 @@ def _first_date(text: str) -> str | None:
 
 
 def _addressed(layout, index: int) -> bool:
-    """Whether an address block's name line is an addressee's: "Herrn" / "Frau" on it or just above."""
-    lines = [layout.lines[i].text for i in (index - 1, index) if i >= 0]
+    """Whether an address block's name line is an addressee's: "Herrn" / "Frau" on it or just above,
+    or two lines above with only debris between (a photo's window edge read as "x > mae")."""
+    above = [index - 1, index]
+    if index >= 2 and not re.search(r"[A-Za-zÄÖÜäöüß]{4,}", layout.lines[index - 1].text):
+        above.insert(0, index - 2)
+    lines = [layout.lines[i].text for i in above if i >= 0]
     return any(SALUTATION.match(line.strip()) for line in lines)
+
+
+def _comma_return_line(text: str) -> str | None:
+    """The sender from a return-address line parted by commas ("Firma Name, Straße 1, 12345 Ort"),
+    as small businesses print it above the window: exactly a name, a street with its number and a
+    postcode with its town."""
+    for line in p.lines(text)[:40]:
+        parts = [part.strip() for part in line.split(",")]
+        if (len(parts) == 3 and STREET_PART.fullmatch(parts[1]) and POSTCODE_TOWN.fullmatch(parts[2])
+                and not re.search(r"\d|:", parts[0]) and 1 < len(parts[0].split()) <= 6 and parts[0][:1].isupper()):
+            return parts[0]
+    return None
 
 
 def _last_label_value(text: str, label: str) -> str | None:
@@ -158,6 +265,7 @@ def _last_label_value(text: str, label: str) -> str | None:
 
 
 def _currency(text: str) -> str | None:
+    text = SECTION_SIGN.sub(" ", text)
     counts = Counter(CURRENCIES[m.group(1)] for m in CURRENCY_TOKEN.finditer(text))
     return counts.most_common(1)[0][0] if counts else None
 

@@ -7,6 +7,8 @@ foot. Receipts keep the invoice's field names, so that LeadFlow reads both alike
 the word boxes when the page has them: OCR often reads the labels as one block and the amounts
 as another, while the boxes still put each amount on its label's line.
 """
+import itertools
+import math
 import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -45,6 +47,8 @@ NOT_TOTAL = re.compile(r"zwischen|sub\s?total|mwst|ust\b|u\.?st|steuer|\bvat\b|\
 VAT_TOTAL = re.compile(r"(?<![\w-])(mwst|mw\.?st\.?|ust|umsatzsteuer|vat|tax)(?![\w-])", re.IGNORECASE)
 RATE = re.compile(r"(?<![\d,.])(\d{1,2})(?:[,.](\d{1,2}))?\s?%")  # 19%  7 %  19,00%
 VAT_ROUNDING = Decimal("0.02")  # a till rounds VAT per rate; a cent or two either way
+UNSURE_TABLE = 0.45  # a VAT table whose grosses fall short of the total: below LeadFlow's 0.5
+READINGS_TRIED = 64  # combinations of a VAT table's ambiguous rows tried against the total
 NET = re.compile(r"(?<![\w-])(netto|net)(?![\w-])", re.IGNORECASE)
 NUMBER = re.compile(r"(?:bon|beleg|kassenbon|quittung|receipt|rechnung|trans(?:aktion)?|vorgang)[\s.\-]*"
                     r"(?:nr|nummer|no|#)[\s.:#]*([A-Z0-9][A-Z0-9/\-]{2,})"
@@ -173,13 +177,19 @@ def _offer_vat(found: Findings, lines: list[str]) -> None:
     is surer. Without a table: a single "MwSt 1,23" / "enthaltene MwSt" line."""
     totals = {Decimal(c.value) for c in found.candidates["total"] if c.confidence >= LABELLED}
     rated = [line for line in lines if RATE.search(line) and not CHANGE.search(line)]
-    rows = []
+    readings = []
     for line in rated:
         m = RATE.search(line)
         rate = Decimal(f"{m.group(1)}.{m.group(2) or 0}")
-        row = _vat_row(_amounts(RATE.sub(" ", line)), rate, totals if len(rated) == 1 else set())
-        if row:
-            rows.append(row)
+        row_readings = _vat_readings(_amounts(RATE.sub(" ", line)), rate, totals if len(rated) == 1 else set())
+        if row_readings:
+            readings.append(row_readings)
+    rows = [row_readings[0] for row_readings in readings]
+    if sum((row[2] for row in rows), Decimal("0")) not in totals and math.prod(map(len, readings)) <= READINGS_TRIED:
+        # A small row reads two ways ("MwSt 7% = 0,16  Netto 2,29": 0,16 is 7% of 2,29 and also about
+        # 7/107 of it): the readings whose grosses make a sure total are the table's.
+        rows = next((list(combo) for combo in itertools.product(*readings)
+                     if sum((row[2] for row in combo), Decimal("0")) in totals), rows)
     sums = [row for line in lines if TOTAL.search(line) and not RATE.search(line)
             and (row := _adding_up(_amounts(line)[-3:]))]
     for net, vat, gross in sums:
@@ -190,6 +200,10 @@ def _offer_vat(found: Findings, lines: list[str]) -> None:
     # Rows whose gross makes a sure total are the whole table; else every rate line must have read.
     if rows and (gross in totals or len(rows) == len(rated)):
         sure = CONFIRMED if gross in totals else LABELLED * 0.8
+        if totals and gross < min(totals):
+            # Grosses that fall short of every sure total: a rate's row went unread (OCR lost it), so
+            # the table's sums are part of the VAT and net only. A person looks.
+            sure = UNSURE_TABLE
         found.offer("tax", _money(vat), sure, "VAT table")
         found.offer("net", _money(net), sure, "VAT table")
     if rows or sums:
@@ -204,24 +218,31 @@ def _offer_vat(found: Findings, lines: list[str]) -> None:
             found.offer("net", _money(values[0]), LABELLED * 0.9, n.group(0))
 
 
-def _vat_row(values: list[Decimal], rate: Decimal, totals: set[Decimal]) -> tuple | None:
-    """(net, VAT, gross) of one rate's row, or None. A row that does not add up is mended from
-    its rate when one figure was misread; a lone VAT figure counts when the table has one rate
-    and it is that rate's share of a sure total."""
+def _vat_readings(values: list[Decimal], rate: Decimal, totals: set[Decimal]) -> list[tuple]:
+    """Every way to read one rate's row as (net, VAT, gross), the likeliest first; none when it reads
+    no way. A row that does not add up is mended from its rate when one figure was misread; a row
+    may print the net and its VAT without the gross; a lone VAT figure counts when the table has one
+    rate and it is that rate's share of a sure total."""
     if len(values) >= 3 and (row := _adding_up(values[-3:])):
-        return row
+        return [row]
+    out = []
     if len(values) >= 2:  # the gross last, one or both of net and VAT before it
-        row = _mended(values[-3:-1], values[-1], rate)
-        if row:
-            return row
+        out.append(_mended(values[-3:-1], values[-1], rate))
     if len(values) == 2 and values[0] > values[1]:  # "MwSt 19% auf 38,60: 6,16": the gross, then its VAT
-        row = _mended(values[1:], values[0], rate)
-        if row:
-            return row
+        out.append(_mended(values[1:], values[0], rate))
+    if len(values) >= 2:  # no gross printed: the net and its VAT
+        out.append(_net_and_vat(values[-2], values[-1], rate))
     for total in totals:
-        row = _mended([value for value in values if value != total], total, rate)
-        if row:
-            return row
+        out.append(_mended([value for value in values if value != total], total, rate))
+    return list(dict.fromkeys(row for row in out if row))
+
+
+def _net_and_vat(a: Decimal, b: Decimal, rate: Decimal) -> tuple | None:
+    """(net, VAT, gross) of a row that prints no gross, only the net and its VAT in either order
+    ("B 7%  28,33  1,98", "MwSt 19% = 17,56  Netto 92,44"): the VAT is the rate's share of the net."""
+    for net, vat in ((a, b), (b, a)):
+        if net > vat > 0 and abs(net * rate / 100 - vat) <= VAT_ROUNDING:
+            return net, vat, net + vat
     return None
 
 
