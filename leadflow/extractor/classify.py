@@ -3,6 +3,8 @@ shape of the text (a bookings table, a till slip, a machine-readable zone)."""
 import math
 import re
 
+from leadflow.extractor.mrz import zone_piece
+
 UNKNOWN = "unknown"
 DOCUMENT_TYPES = ("payslip", "bank_statement", "tax_assessment", "wage_tax_certificate",
                   "employment_contract", "id_document", "residence_permit", "invoice", "receipt")
@@ -211,6 +213,10 @@ ITEM_HEADER = re.compile(r"\b(?:description|beschreibung|bezeichnung|leistung|ar
                          r".*\b(?:qty|quantity|menge|anzahl|rate|unit price|einzelpreis|e-?preis|price|preis|stk)\b"
                          r".*\b(?:amount|betrag|gesamt|total|summe)\b", re.IGNORECASE)
 ITEM_HEADER_WEIGHT = 1.5
+# A keyword right after a negation names what the paper is not.
+NEGATED = re.compile(r"(?:\bkein(?:e[mnrs]?)?|\bnicht\s+(?:um\s+)?(?:einen?|eine[mnrs]?)|\bnot(?:\s+an?)?|\bno)\s+$",
+                     re.IGNORECASE)
+NEGATION_REACH = 20  # characters before a keyword looked at for the negation
 
 
 def classify(text: str) -> tuple[str, float]:
@@ -265,11 +271,17 @@ def score(text: str) -> dict[str, float]:
 def _weigh(patterns, head: str, text: str) -> float:
     total = 0.0
     for pattern, weight in patterns:
-        if pattern.search(head):
+        if _affirmed(pattern, head):
             total += weight * HEAD_BOOST
-        elif pattern.search(text):
+        elif _affirmed(pattern, text):
             total += weight
     return total
+
+
+def _affirmed(pattern: re.Pattern, text: str) -> bool:
+    """Whether the pattern occurs other than negated: a paper that says what it is not ("Diese Mitteilung
+    ist kein Steuerbescheid", "this is not an invoice") is no evidence of that type."""
+    return any(not NEGATED.search(text[max(0, m.start() - NEGATION_REACH):m.start()]) for m in pattern.finditer(text))
 
 
 def _weigh_structure(text: str, scores: dict[str, float]) -> None:
@@ -294,7 +306,7 @@ def mrz_lines(text: str) -> list[str]:
     """Lines that look like a machine-readable zone, with spaces OCR put inside them removed."""
     found = []
     for raw in text.splitlines():
-        line = raw.replace(" ", "").upper()
+        line = zone_piece(raw).replace(" ", "").upper()
         # OCR often reads runs of '<' as 'K', 'C' or 'E'; a real MRZ line still keeps some '<<'.
         if MRZ_LINE.match(line) and "<<" in line:
             found.append(line)

@@ -188,12 +188,16 @@ class Layout:
                     yield li, si, m
 
     def find(self, label: str | re.Pattern, parse: Callable[[str], object], *,
-             is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
+             is_label: Callable[[str], bool] | None = None, below: bool = True,
+             skip_line: Callable[[str], bool] | None = None) -> list[Found]:
         """Every value `parse` accepts next to a label: right of it on its line, below it in its
         column, under it as a table header, or at the start of the next line. A neighbour that is
-        itself a label (`is_label`: "Arbeitgeber  Arbeitnehmer") is not taken as the value."""
+        itself a label (`is_label`: "Arbeitgeber  Arbeitnehmer") is not taken as the value; a label
+        on a line `skip_line` refuses (a table's header, whose column holds the rows' values) is none."""
         found = []
         for li, si, m in self.labels(label):
+            if skip_line and skip_line(self.lines[li].text):
+                continue
             hit = self._value_near(li, si, m, parse, is_label, below)
             if hit is not None:
                 found.append(hit)

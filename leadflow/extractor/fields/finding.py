@@ -61,17 +61,18 @@ class Findings:
             self.offer(name, hit.value, hit.confidence * weight, hit.label, hit.page)
 
     def look(self, layout: Layout, name: str, label: str | re.Pattern, parse, *, weight: float = 1.0,
-             is_label=None, below: bool = True) -> None:
+             is_label=None, below: bool = True, skip_line=None) -> None:
         """Offer every value the layout finds next to this label. On a scan, a label OCR glued to
-        its neighbours ("SUMMESNETTOSS") is looked for inside words too, when nothing else matched."""
+        its neighbours ("SUMMESNETTOSS") is looked for inside words too, when nothing else matched.
+        `skip_line`: see Layout.find."""
         if not layout:
             return
-        found = layout.find(label, parse, is_label=is_label, below=below)
+        found = layout.find(label, parse, is_label=is_label, below=below, skip_line=skip_line)
         if not found and layout.scanned and label in LOOSE:
-            found = layout.find(LOOSE[label], parse, is_label=is_label, below=below)
+            found = layout.find(LOOSE[label], parse, is_label=is_label, below=below, skip_line=skip_line)
             weight *= GLUED
         if not found and layout.scanned and label in MISREAD:
-            found = layout.find(MISREAD[label], parse, is_label=is_label, below=below)
+            found = layout.find(MISREAD[label], parse, is_label=is_label, below=below, skip_line=skip_line)
             weight *= MISREAD_WEIGHT
         self.offer_found(name, found, weight)
 

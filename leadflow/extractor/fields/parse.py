@@ -24,7 +24,12 @@ MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})(?:\.?\s+|-)([A-Za-zä]{3,9})(?:\.?\s+
                              r"|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
 IBAN_START = re.compile(r"\b([A-Z]{2}[0-9OIlSB]{2}(?:\s?[A-Z0-9]){11,34})")
 LEGAL_FORM = re.compile(r"\b((?:GmbH|GMBH|AG|SE|UG)\s?&\s?Co\.?\s?(?:KGaA|KG|OHG)|g?GmbH|GMBH|g?AG|SE|KG|KGaA|OHG|UG"
-                        r"|e\.\s?V\.|e\.\s?K(?:fm|fr)?\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH)(?!\w)")
+                        r"|e\.\s?V\.|e\.\s?K(?:fm|fr)?\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH"
+                        r"|S\.A\.S\.|S\.L\.(?:U\.)?|N\.V\.|S\.r\.l\.|S\.p\.A\.|SARL|A/S|ApS)(?!\w)")
+# "AG" as payroll and social insurance print it is the Arbeitgeber (employer), no company: "AG-Anteil",
+# "Umlage ZV AG", "Pauschsteuer (trägt AG)", "Employer pension contribution / AG-Anteil".
+EMPLOYER_AG = re.compile(r"\bAG-[A-Za-zÄÖÜäöü]|\b(?:anteil|umlage|beitr(?:ag|äge)|zuschuss|trägt|zv|zvk|vbl|sv|kv|rv|av|pv"
+                         r"|vwl|bav|steuerpflichtig|pauschal\w*|contribution|share)\W+(?:\w+\W+)?AG\b", re.IGNORECASE)
 # A document's title OCR runs into the issuer's name on one line ("ENTGELTABRECHNUNG FICHTELBERG AG").
 TITLE_WORD = re.compile(r"^(?:\w*abrechnung|\w*bescheinigung|\w*bescheid|kontoauszug|rechnung|invoice|payslip"
                         r"|pay slip|arbeitsvertrag|kostenberechnung|account statement)\b[\s:|-]*", re.IGNORECASE)
@@ -240,6 +245,8 @@ def company_name(raw: str) -> str | None:
                   text, flags=re.IGNORECASE)
     text = TITLE_WORD.sub("", text)
     m = LEGAL_FORM.search(text)
+    if m and m.group(0) == "AG" and EMPLOYER_AG.search(text):
+        return None
     if m:
         name = _name_of_sentence(re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip())
         return name if len(name) > len(m.group(0)) + 2 else None
@@ -437,6 +444,8 @@ def company(text: str) -> str | None:
     for line in lines(text)[:30]:
         for segment in segments(line):
             m = LEGAL_FORM.search(segment)
+            if m and m.group(0) == "AG" and EMPLOYER_AG.search(segment):
+                continue
             if m and len(segment) <= 80:
                 # Up to the legal form: OCR may run the next column onto the same line.
                 name = TITLE_WORD.sub("", re.split(r"\s[·•]\s|,", segment[:m.end()])[0].strip())
