@@ -48,8 +48,8 @@ FLAT_OPENING = r"alter kontostand|alter saldo|anfangssaldo|saldo alt|opening bal
 FLAT_CLOSING = r"neuer kontostand|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
 BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|postbank|\bing\b|n26|comdirect",
                        re.IGNORECASE)
-# "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it.
-SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bez[üu]e?ge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
+# "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it ("Beziige").
+SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bez(?:ü|u|ii)e?ge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
 BOOKING = re.compile(r"^\d{2}\.\d{2}\.(?:\d{2,4})?\s")
 FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
 
@@ -86,20 +86,16 @@ def parse(reading) -> FieldsRead:
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
     f.look(layout, "holder", HOLDER, _holder, is_label=IS_LABEL)
-    f.offer("holder", p.person_name(p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?") or ""), FLAT_LABEL)
+    f.offer("holder", _holder(p.text_after(text, r"kontoinhaber(?:in)?:?|account holder:?") or ""), FLAT_LABEL)
     f.offer_addressee("holder", layout, text, p.addressee)
     for line, page, _ in layout.address_blocks():
         f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
     for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():
-        f.offer("period_start", hit.value[0], hit.confidence, hit.label, hit.page)
-        f.offer("period_end", hit.value[1], hit.confidence, hit.label, hit.page)
+        _offer_period(f, *hit.value, hit.confidence, hit.label, hit.page)
     m = FLAT_PERIOD.search(text)
     if m:
-        f.offer("period_start", p.iso_date(m.group(1)), FLAT_LABEL)
-        f.offer("period_end", p.iso_date(m.group(2)), FLAT_LABEL)
-    start, end = _unlabelled_range(text)
-    f.offer("period_start", start, STRUCTURE)
-    f.offer("period_end", end, STRUCTURE)
+        _offer_period(f, p.iso_date(m.group(1)), p.iso_date(m.group(2)), FLAT_LABEL)
+    _offer_period(f, *_unlabelled_range(text), STRUCTURE)
     f.look(layout, "opening_balance", OPENING, balance, is_label=IS_LABEL)
     f.offer("opening_balance", p.after_label(text, FLAT_OPENING, balance), FLAT_LABEL)
     f.look(layout, "closing_balance", CLOSING, balance, is_label=IS_LABEL)
@@ -111,6 +107,7 @@ def parse(reading) -> FieldsRead:
         first, last = dated[0], dated[-1]
         f.offer("opening_balance", first.value, first.confidence - 0.1, first.label, first.page)
         f.offer("closing_balance", last.value, last.confidence - 0.1, last.label, last.page)
+    _sign_by_column(f, layout)
     # ... and their dates bound the period: it runs from the day after the opening balance's to the
     # closing balance's ("Kontostand am 30.09.2026" ... "am 31.10.2026": October). Below a printed
     # period; above the month of a title ("Kontoauszug 10/2026" may count statements, not months).
@@ -296,13 +293,15 @@ def balance(raw: str) -> str | None:
     value = p.amount(raw)
     if value is None:
         return None
-    if DEBIT_MARK.search(raw):
+    if DEBIT_MARK.search(raw) or OVERDRAWN.search(raw):
         return "-" + value.lstrip("-")
     return value
 
 
 BOOKING_LINE = re.compile(r"\d{1,2}\.\d{1,2}\.(?:\d{2,4})?\s")
 DEBIT_MARK = re.compile(r"\d[.,]\d{2}\s?(?:EUR|€)?\s?(?:S|Soll|DR|Dr)\b")
+# A balance's sign in words: "Kontostand am 30.09.2026 zu Ihren Lasten 18,58" is overdrawn.
+OVERDRAWN = re.compile(r"zu\s+ihren\s+lasten|\bdebitorisch|\boverdrawn\b|\bdebit\s+balance\b", re.IGNORECASE)
 
 
 def _dated_balances(layout: Layout) -> list:
@@ -351,9 +350,11 @@ def _dated_balance_lines(layout: Layout) -> list[tuple[str | None, Found | None]
             if IS_LABEL(neighbour.text) or DATED_BALANCE.search(neighbour.text):
                 break
             pieces.append(neighbour.text)
-        for piece in pieces:
+        for index, piece in enumerate(pieces):
             day = day or p.iso_date(piece)
             value = _dated_amount(piece)
+            if value is not None and any(OVERDRAWN.search(before) for before in pieces[:index]):
+                value = "-" + value.lstrip("-")  # "... zu Ihren Lasten", the figure in the next column
             if value is not None:
                 hit = Found(value, m.group(0), "right", RIGHT_NEXT_SEGMENT, line.page, piece.strip())
                 break
@@ -396,11 +397,78 @@ RANGE_WORD = re.compile(r"\s(?:-|–|bis|to|until)\s", re.IGNORECASE)
 
 
 def _holder(raw: str) -> str | None:
-    """The holder's name after its label, past the colon OCR may read as "=", "-" or "~"."""
-    return p.person_name(OCR_COLON.sub("", raw))
+    """The holder's name after its label, past the colon OCR may read as "=", "-" or "~"; a joint
+    account's two holders as "Given Family und Given Family"."""
+    raw = OCR_COLON.sub("", raw)
+    return joint_holders(raw) or p.person_name(raw)
+
+
+def joint_holders(raw: str) -> str | None:
+    """Two holders of a joint account: "Max Muster und Erika Muster", "Eheleute Max Muster und Erika
+    Muster", "Max Muster & Erika Beispiel"; written out as "Max Muster und Erika Muster". None unless
+    both sides are full names."""
+    text = re.sub(r"^(?:eheleute|ehepaar|herrn?\s+und\s+frau|frau\s+und\s+herrn?)\s+", "", raw.strip(" :|,;"),
+                  flags=re.IGNORECASE)
+    parts = JOINT.split(text)
+    if len(parts) != 2:
+        return None
+    # "Max und Erika Muster" names the first holder by given name only: where the second's given
+    # names end ("María José und Ana García López") cannot be told, so that is no joint reading.
+    first, second = (p.person_name(part) for part in parts)
+    return f"{first} und {second}" if first and second else None
+
+
+JOINT = re.compile(r"\s+(?:und|and|&|u\.)\s+", re.IGNORECASE)
 
 
 OCR_COLON = re.compile(r"^[\s=~\-–—»:;|]+")
+
+
+def _offer_period(f: Findings, start: str | None, end: str | None, confidence: float, label: str | None = None,
+                  page: int | None = None) -> None:
+    """A period's two dates, offered together; a range longer than a statement runs (a fee summary's
+    calendar year on a cover page, "Entgeltaufstellung 2025 ... 01.01.2025 - 31.12.2025") is weaker than
+    a statement's month, and still taken when it is the only one (a yearly statement)."""
+    if not (start and end):
+        return
+    if (date.fromisoformat(end) - date.fromisoformat(start)).days > PERIOD_DAYS[1]:
+        confidence -= LONG_PERIOD
+    f.offer("period_start", start, confidence, label, page)
+    f.offer("period_end", end, confidence, label, page)
+
+
+LONG_PERIOD = 0.3
+SIGN_MARK = re.compile(r"^\s*[-+]|\d\s?[-+]\s*$|\d\s?(?:EUR|€)?\s?(?:H|S|Haben|Soll|CR|DR|Cr|Dr)\b")
+
+
+def _sign_by_column(f: Findings, layout: Layout) -> None:
+    """A balance row in a table with Soll and Haben columns ("Alter Saldo per 30.09.2026 ... 214,86"
+    under Soll) prints no sign: its column says it is overdrawn. Candidates of that figure read
+    without a sign take it."""
+    columns = _amount_columns(layout) if layout else {}
+    if "credit" not in columns or "debit" not in columns:
+        return
+    debit, credit = columns["debit"], columns["credit"]
+    # Only rows of the table: a balance in the account facts above it stands where it stands.
+    head = next((li for li, line in enumerate(layout.lines)
+                 if any(DEBIT_HEADER.match(s.text) for s in line.segments)
+                 and any(CREDIT_HEADER.match(s.text) for s in line.segments)), None)
+    overdrawn = set()
+    for pattern in (OPENING, CLOSING, DATED_BALANCE):
+        for li, si, _ in layout.labels(pattern):
+            if head is None or li <= head:
+                continue
+            for segment in layout.lines[li].segments[si + 1:]:
+                values = p.amounts(segment.text)
+                centre = (segment.x0 + segment.x1) / 2
+                if SIGN_MARK.search(segment.text):
+                    continue  # "4.562,36 H", "-18,58": the figure says it itself
+                if len(values) == 1 and abs(centre - debit) < abs(centre - credit):
+                    overdrawn.add(values[0].lstrip("-"))
+    for name in ("opening_balance", "closing_balance"):
+        for candidate in f.candidates[name]:
+            if candidate.value in overdrawn:
+                candidate.value = "-" + candidate.value
 
 
 def _range(raw: str):

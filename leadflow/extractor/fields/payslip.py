@@ -5,7 +5,7 @@ from datetime import date
 from decimal import Decimal
 
 from leadflow.extractor.fields import parse as p
-from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, STRUCTURE, UNLABELLED, Check, FieldsRead,
+from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, MISREAD, STRUCTURE, UNLABELLED, Check, FieldsRead,
                                                Findings, label_test, lexicon)
 from leadflow.extractor.fields.types import AMOUNT, IBAN, MONTH, TEXT
 
@@ -69,9 +69,26 @@ OTHER_DATE = re.compile(r"(?:eintritt(?:sdatum)?|austritt(?:sdatum)?|geb(?:urts)
                         re.IGNORECASE)
 # A line that names the bank or a rate, not the employer ("Überweisung: Nordbank AG", "Pauschsteuer 2 % (trägt AG)").
 NOT_EMPLOYER_LINE = re.compile(r"\bIBAN\b|\bBIC\b|\bbank\s?verbindung|überweisung|\bkonto\b|%", re.IGNORECASE)
+# A public employer names itself without a legal form: "Stadt Lindenau", "LANDKREIS OBERWESEL",
+# "Zweckverband Abfallwirtschaft Saaletal", "Stadtwerke Rosenau" (a line of words in the letterhead).
+PUBLIC_BODY = re.compile(r"^(?:stadt|landeshauptstadt|(?:freie\s+und\s+)?hansestadt|gemeinde|markt(?:gemeinde)?|samtgemeinde"
+                         r"|verbandsgemeinde|landkreis|kreis|bezirk|bezirksamt|landratsamt|kreisverwaltung|stadtverwaltung"
+                         r"|zweckverband|stadtwerke|gemeindewerke|eigenbetrieb|kommunalunternehmen|landschaftsverband"
+                         r"|regierungsbezirk|regionalverband)\s+[A-ZÄÖÜ][\wäöüß.\- ]{1,60}$", re.IGNORECASE)
 # A return-address line parted by commas: "Bäckerei Korn GmbH, Hauptstraße 5, 04109 Leipzig".
 STREET_PART = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?$")
 TOWN_PART = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
+
+# A column of the year's running totals ("lfd. Jahr", "Jahreswerte", "kumuliert", "YTD"), beside or BEFORE
+# the month's column ("Monat", "lfd. Monat", "This period"): its figures are no month's pay. OCR reads
+# "lfd." as "Ifd.".
+YEAR_TO_DATE = re.compile(r"(?:[lI1]fd\.?|laufendes|aktuelles)\s?jahr|jahres\s?-?(?:summen?|werte?|beträge?|betrag)"
+                          r"|kumuliert|kum\.|\bytd\b|year\s?-?to\s?-?date|seit\s+jahresbeginn|bis\s+vormonat"
+                          r"|^(?:jahr|year)(?:\s+(?:eur|€))?$", re.IGNORECASE)
+THIS_MONTH = re.compile(r"(?:[lI1]fd\.?\s?|laufender\s|aktueller\s)?monat|this\s+(?:period|month)|current(?:\s+(?:period|month))?",
+                        re.IGNORECASE)
+RUNNING_REACH = 14  # lines under a column head that its columns still hold
+MONTH_COLUMN = 0.96  # a figure in the month's column, in the row of its label
 
 CHECKS = (
     Check(("net", "gross"), lambda net, gross: Decimal(net) < Decimal(gross)),
@@ -90,6 +107,7 @@ def parse(reading) -> FieldsRead:
     f.offer("employer", _comma_sender(layout.text if layout else "") or _comma_sender(text), STRUCTURE)
     f.offer("employer", p.company("\n".join(line for line in p.lines(text) if not NOT_EMPLOYER_LINE.search(line))),
             GUESS)
+    f.offer("employer", _public_body(layout.text if layout else "") or _public_body(text), GUESS + 0.05)
     f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
     f.offer_addressee("employee", layout, text, p.addressee)
@@ -107,6 +125,13 @@ def parse(reading) -> FieldsRead:
         if plain is not None:
             f.look(layout, name, plain, p.amount, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
         f.offer(name, p.after_label(text, flat), FLAT_LABEL)
+    if layout:
+        current, running = _running_totals(layout)
+        for name, value, page in current:
+            f.offer(name, value, MONTH_COLUMN, "month column", page)
+        stale = running - {value for _, value, _ in current}
+        for name in ("gross", "net", "payout"):
+            f.candidates[name] = [c for c in f.candidates[name] if c.value not in stale]
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
     if not f.candidates["net"]:
@@ -121,6 +146,63 @@ def parse(reading) -> FieldsRead:
             f.offer("payout", option.value, UNLABELLED if labelled else min(option.confidence, GUESS + 0.1),
                     "net pay", option.page)
     return f.resolve(CHECKS)
+
+
+def _running_totals(layout) -> tuple[list[tuple[str, str, int]], set[str]]:
+    """The month's figures of labelled rows under a "Jahr | Monat" head (field, value, page), and every
+    figure in a year-to-date column: a slip may print the year's running total before the month's."""
+    current, running = [], set()
+    lines = layout.lines
+    for li, line in enumerate(lines):
+        spans = {kind: [span for segment in line.segments[1:] for span in _spans(segment, pattern)]
+                 for kind, pattern in (("year", YEAR_TO_DATE), ("month", THIS_MONTH))}
+        if not spans["year"] or not spans["month"]:
+            continue
+        for row in lines[li + 1:li + 1 + RUNNING_REACH]:
+            if row.page != line.page:
+                break
+            for span in spans["year"]:
+                value = _cell(row, span)
+                if value is not None:
+                    running.add(value)
+            first = row.segments[0].text.strip(" :|") if row.segments else ""
+            name = _row_field(first, layout.scanned)
+            if name:
+                value = _cell(row, spans["month"][0])
+                if value is not None:
+                    current.append((name, value, row.page))
+    return current, running
+
+
+def _row_field(label: str, scanned: bool) -> str | None:
+    """Which of gross, net and payout a row's label names; on a scan also as OCR misreads it ("Nettobeziige")."""
+    for name, pattern in (("gross", GROSS), ("net", NET), ("payout", PAYOUT)):
+        variants = (pattern, MISREAD.get(pattern)) if scanned else (pattern,)
+        if any(v is not None and v.match(label) for v in variants):
+            return name
+    return None
+
+
+def _spans(segment, pattern: re.Pattern) -> list[tuple[float, float, float]]:
+    """The x-range of each match of `pattern` in a head segment (OCR may run two heads into one)."""
+    spans = []
+    for m in pattern.finditer(segment.text):
+        at, words = 0, []
+        for word in segment.words:
+            if at + len(word.text) > m.start() and at < m.end():
+                words.append(word)
+            at += len(word.text) + 1  # the one space Segment.text puts between words
+        if words:
+            spans.append((words[0].x0, words[-1].x1, words[0].height))
+    return spans
+
+
+def _cell(row, span: tuple[float, float, float]) -> str | None:
+    """The amount of `row` in the column of `span` (x0, x1, pad): the cell overlapping it most."""
+    x0, x1, pad = span
+    cells = [(min(c.x1, x1 + 2 * pad) - max(c.x0, x0 - 2 * pad), c) for c in row.segments[1:]]
+    overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
+    return p.amount(cell.text) if cell is not None and overlap > 0 else None
 
 
 def _flat_period(f: Findings, text: str) -> None:
@@ -143,6 +225,16 @@ def _month(raw: str) -> str | None:
     if not m or int(m.group(2)) > date.today().year % 100 + 1:
         return None
     return f"20{m.group(2)}-{int(m.group(1)):02d}"
+
+
+def _public_body(text: str) -> str | None:
+    """A public employer's name in the letterhead, where it carries no legal form ("Stadt Lindenau")."""
+    for line in p.lines(text)[:8]:
+        for segment in p.segments(line):
+            name = segment.strip(" :|")
+            if PUBLIC_BODY.match(name) and len(name.split()) <= 6 and not re.search(r"\d", name):
+                return name
+    return None
 
 
 def _comma_sender(text: str) -> str | None:

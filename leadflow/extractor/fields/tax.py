@@ -44,7 +44,11 @@ TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\
                            "tax reference")
 TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.\s?v\.\s?e\.?")
 INCOME_TAX = lexicon("festzusetzende einkommensteuer", "festgesetzte einkommensteuer", "income tax assessed",
-                     "tarifliche einkommensteuer", "income tax due")
+                     "income tax due")
+# The tax by the tariff, before reductions (trade tax credit § 35 EStG, household services § 35a): the
+# assessed tax where nothing is deducted, and weaker than "festzusetzende Einkommensteuer" where it is.
+TARIFF = lexicon("tarifliche einkommensteuer")
+TARIFF_WEIGHT = 0.9
 INCOME_TAX_PLAIN = lexicon("einkommensteuer", "income tax", "einkommen steuer")
 SOLI = lexicon("festzusetzender solidaritätszuschlag", "solidaritätszuschlag", "solidaritätszuschl\\.?", "solz",
                "solidarity surcharge", "soli")
@@ -58,7 +62,7 @@ WAGE_TAX = lexicon("einbehaltene lohnsteuer", "wage tax withheld", "income tax w
                    "wage tax")
 WAGE_TAX_PLAIN = lexicon("lohnsteuer")
 IS_LABEL = label_test(YEAR_LABEL, YEAR_PLAIN, TAX_NUMBER_LABEL, TAXABLE, INCOME_TAX, INCOME_TAX_PLAIN, SOLI, OFFICE_LABEL, EMPLOYER,
-                      EMPLOYEE, GROSS_WAGES, WAGE_TAX, WAGE_TAX_PLAIN,
+                      TARIFF, EMPLOYEE, GROSS_WAGES, WAGE_TAX, WAGE_TAX_PLAIN,
                       re.compile(r"kirchensteuer|church tax|festsetzung|datum|date|item|value|line|eur", re.IGNORECASE))
 PLAIN_WEIGHT = 0.85
 # An amended assessment prints the former figures beside the new ones: as columns ("bisher | jetzt")
@@ -73,7 +77,7 @@ REVISED_REACH = 12  # lines under a "bisher | jetzt" head that its columns still
 # The assessment's figures by their labels, most specific first ("festzusetzende Einkommensteuer" before
 # "Einkommensteuer").
 ASSESSED = (("taxable_income", TAXABLE), ("solidarity_surcharge", SOLI), ("income_tax", INCOME_TAX),
-            ("income_tax", INCOME_TAX_PLAIN))
+            ("income_tax", TARIFF), ("income_tax", INCOME_TAX_PLAIN))
 
 ASSESSMENT_CHECKS = (
     Check(("tax_year",), lambda year: 1990 <= year <= date.today().year),
@@ -81,6 +85,12 @@ ASSESSMENT_CHECKS = (
     # The surcharge is at most 5.5 % of the income tax.
     Check(("solidarity_surcharge", "income_tax"), lambda soli, tax: Decimal(soli) <= Decimal("0.056") * Decimal(tax)),
 )
+# Who prints a certificate for the employer (a payroll agent, a tax adviser) is not the employer.
+AGENT_LINE = re.compile(r"im auftrag d(?:es|er) arbeitgeber|on behalf of (?:the )?employer|payroll agent|lohnsteuer-?agent"
+                        r"|§\s?38\s?(?:abs\.?\s?)?\(?3a\)?", re.IGNORECASE)
+# An employer under its label with no legal form the readers know ("Nordvik Subsea AS", "Stadt Lindenau").
+WORDS_WEIGHT = 0.85
+NAME_PARTICLES = ("&", "+", "-", "und", "and", "der", "die", "des", "für", "am", "an", "im", "of", "the", "de", "la", "du")
 CERTIFICATE_CHECKS = (
     Check(("year",), lambda year: 1990 <= year <= date.today().year),
     Check(("wage_tax", "gross_wages"), lambda tax, gross: Decimal(tax) < Decimal(gross)),
@@ -95,12 +105,17 @@ def parse_assessment(reading) -> FieldsRead:
     f.look(layout, "tax_number", TAX_NUMBER_LABEL, _tax_number, is_label=IS_LABEL)
     f.look(layout, "taxable_income", TAXABLE, p.euros, is_label=IS_LABEL)
     f.look(layout, "income_tax", INCOME_TAX, p.euros, is_label=IS_LABEL)
+    f.look(layout, "income_tax", TARIFF, p.euros, is_label=IS_LABEL, weight=TARIFF_WEIGHT)
     f.look(layout, "income_tax", INCOME_TAX_PLAIN, p.euros, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
     f.look(layout, "solidarity_surcharge", SOLI, p.euros, is_label=IS_LABEL)
     f.look(layout, "tax_office", OFFICE_LABEL, _office, is_label=IS_LABEL)
     for name, value in parse_assessment_text(text).items():
         f.offer(name, value, FLAT_LABEL if name != "tax_office" else STRUCTURE)
+    f.offer("tax_year", _titled_year(text), STRUCTURE)
     if layout:
+        scheduled = _advance_schedule(layout)
+        for name, values in scheduled.items():
+            f.candidates[name] = [c for c in f.candidates[name] if c.value not in values]
         current, former = _revised(layout)
         for name, value in current.items():
             f.offer(name, value, REVISED, "jetzt")
@@ -117,6 +132,7 @@ def parse_certificate(reading) -> FieldsRead:
     f.look(layout, "year", YEAR_LABEL, p.year, is_label=IS_LABEL)
     f.look(layout, "year", YEAR_PLAIN, p.year, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
+    f.look(layout, "employer", EMPLOYER, _employer_words, is_label=IS_LABEL, weight=WORDS_WEIGHT)
     f.look(layout, "gross_wages", GROSS_WAGES, p.euro_cents, is_label=IS_LABEL)
     f.look(layout, "wage_tax", WAGE_TAX, p.euro_cents, is_label=IS_LABEL)
     f.look(layout, "wage_tax", WAGE_TAX_PLAIN, p.euro_cents, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
@@ -126,7 +142,11 @@ def parse_certificate(reading) -> FieldsRead:
         f.offer(name, value, FLAT_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)  # a payroll office's letter: the return-address line
     f.offer("employer", p.company(text), GUESS)
-    f.candidates["employer"] = [c for c in f.candidates["employer"] if _named(c.value)]
+    # The agent names itself before the words that make it one ("X GmbH, payroll agent", "durch X GmbH im
+    # Auftrag des Arbeitgebers"); a name after them ("im Auftrag des Arbeitgebers Y AG") is the employer's.
+    agents = [line[:m.start()] for line in p.lines(text) for m in AGENT_LINE.finditer(line)]
+    f.candidates["employer"] = [c for c in f.candidates["employer"]
+                                if _named(c.value) and not any(c.value in before for before in agents)]
     return f.resolve(CERTIFICATE_CHECKS)
 
 
@@ -191,6 +211,45 @@ def _revised(layout) -> tuple[dict[str, str], dict[str, set[str]]]:
             for name, span in _head_spans(head):
                 _take(line, span, name, current, former, now=now)
     return current, former
+
+
+def _titled_year(text: str) -> int | None:
+    """The year in the head's title after the tax's name: "Bescheiddaten – Einkommensteuer 2025", an
+    ELSTER print's heading ("Einkommensteuer 2025,00" is an amount, not a year)."""
+    for line in p.lines(text)[:TITLE_LINES]:
+        m = TITLED_YEAR.search(line)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+TITLE_LINES = 6
+TITLED_YEAR = re.compile(r"\beinkommensteuer(?:bescheid)?\s+(?:für\s+)?((?:19|20)\d{2})\b(?![.,]\d)", re.IGNORECASE)
+
+
+def _advance_schedule(layout) -> dict[str, set[str]]:
+    """The figures of a schedule of advance payments for the coming years, by field: under a heading
+    "Vorauszahlungen ab 2027" / "Advance payments", rows of a tax kind with several amounts (one per
+    quarter). They are no figures of the assessed year."""
+    scheduled: dict[str, set[str]] = {}
+    lines = layout.lines
+    for li, line in enumerate(lines):
+        if not line.segments or not ADVANCES.match(line.segments[0].text.strip()):
+            continue
+        for row in lines[li + 1:li + 1 + ADVANCE_REACH]:
+            if row.page != line.page:
+                break
+            name = _assessed_field(row.segments[0].text) if row.segments else None
+            values = [value for cell in row.segments[1:] for value in [p.euros(cell.text)] if value is not None]
+            if name and len(values) >= 2:
+                # A zero says nothing: the assessed surcharge may be nil too.
+                scheduled.setdefault(name, set()).update(v for v in values if Decimal(v) != 0)
+    return scheduled
+
+
+ADVANCES = re.compile(r"(?:festsetzung\s+der\s+)?(?:vorauszahlungen|advance\s+payments)\b(?!\s*(?:wurden|were))",
+                      re.IGNORECASE)
+ADVANCE_REACH = 5  # rows under the heading: due dates, then a row per tax kind
 
 
 def _assessed_field(label: str) -> str | None:
@@ -259,6 +318,17 @@ def _named(company: str) -> bool:
     return not (len(letters) <= 2 and letters.islower())
 
 
+def _employer_words(raw: str) -> str | None:
+    """A short line of capitalised words under or after an employer label: a name with no legal form."""
+    text = raw.strip(" :|/")
+    words = text.split()
+    if not 1 <= len(words) <= 6 or IS_LABEL(text) or re.search(r"[\d@,;()]", text):
+        return None
+    if not words[0][:1].isupper() or not all(w[:1].isupper() or w.lower() in NAME_PARTICLES for w in words):
+        return None
+    return text
+
+
 def _tax_number(raw: str) -> str | None:
     m = TAX_NUMBER.search(raw)
     return m.group(0) if m else None
@@ -266,12 +336,17 @@ def _tax_number(raw: str) -> str | None:
 
 def _office(raw: str) -> str | None:
     """A tax office's name: "Finanzamt Köln-Süd" as printed, or after a "Finanzamt:" label "Köln-Süd"."""
-    text = raw.strip(" :|")
-    if re.search(r"\d|@", text) or not text or len(text.split()) > 6:
+    # "Hamburg-Nord (2743)": the office's four-digit number after its name is not part of it.
+    text = re.sub(r"\s*\((?:nr\.?\s*)?\d{4}\)$", "", raw.strip(" :|"), flags=re.IGNORECASE)
+    if re.search(r"\d|@", text) or not text or len(text.split()) > 6 or NOT_OFFICE.match(text):
         return None
     named = text if text.lower().startswith("finanzamt") else f"Finanzamt {text}"
     found = TAX_OFFICE.search(_mixed_case(named))
     return _roman(found.group(0).strip()) if found else None
+
+
+# A neighbouring label under the "Finanzamt" label is no town ("Name, Vorname", "Anschrift").
+NOT_OFFICE = re.compile(r"(?:name|vorname|anschrift|adresse|telefon|datum|steuernummer)\b", re.IGNORECASE)
 
 
 def _mixed_case(office: str) -> str:
