@@ -84,7 +84,20 @@ def check_digit(field: str) -> str:
 
 def find_mrz(text: str) -> MRZ | None:
     """The last machine-readable zone in `text` (it sits at the bottom of the page), parsed."""
-    lines = [clean(raw) for raw in text.splitlines()]
+    raws = text.splitlines()
+    best, reads = _best_zone(raws)
+    pieces = [zone_piece(raw) for raw in raws]
+    if pieces != raws:  # a zone beside other print: its lines alone may read where the joined ones did not
+        other, other_reads = _best_zone(pieces)
+        if other and (best is None or other[0] > best[0]):
+            best, reads = other, other_reads
+    return _with_other_reads(best[1], reads, _printed_numbers(text, best[1])) if best else None
+
+
+def _best_zone(raws: list[str]) -> tuple[tuple | None, list]:
+    """(rank, zone) of the zone passing most checks with the least padding, the last on the page first,
+    and every zone as read."""
+    lines = [clean(raw) for raw in raws]
     lines = [line for line in lines if CANDIDATE.match(line)]
     best = None  # the zone passing most checks with the least padding; the last on the page first
     reads = []  # every zone as read, unrepaired: other reads of the same zone are evidence
@@ -110,7 +123,18 @@ def find_mrz(text: str) -> MRZ | None:
                 rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
                 if parsed and (best is None or rank > best[0]):
                     best = (rank, parsed)
-    return _with_other_reads(best[1], reads, _printed_numbers(text, best[1])) if best else None
+    return best, reads
+
+
+def zone_piece(raw: str) -> str:
+    """The line, or the one piece of it between column gaps that alone looks like a zone line: a copy
+    of both sides of a card puts the back's zone beside the front's print, and the text layer joins
+    them at a column gap ("ITA  C<ITACA21888LW6<<<<<<<<<<<<<<<")."""
+    pieces = [piece for piece in re.split(r"\s{2,}", raw.strip()) if piece]
+    if len(pieces) < 2:
+        return raw
+    zone = [piece for piece in pieces if CANDIDATE.match(piece.replace(" ", "")) and "<<" in piece]
+    return zone[0] if len(zone) == 1 else raw
 
 
 def _fits(line: str, width: int) -> bool:
@@ -760,6 +784,11 @@ def _band_rank(turn) -> tuple:
     return (0, -band[3] / image.height)
 
 
+# A given name this long, with a letter OCR reads for the filler '<' (C, K, E) inside it, may be two
+# names run together ('VENKATA<LAKSHMI' read 'VENKATACLAKSHMI'): no check digit tells.
+MERGED_NAMES = re.compile(r"(?=[A-Z]{12,}$)[A-Z]{4,}[CKE][A-Z]{4,}")
+
+
 def _doubtful_names(zone: MRZ) -> bool:
     """Letters where only fillers belong (after the names, between single fillers) or a stray
     one-letter name: OCR misread '<' in this zone, so its names may hold misread fillers too."""
@@ -771,8 +800,9 @@ def _doubtful_names(zone: MRZ) -> bool:
 
 
 def names_doubtful(zone: MRZ) -> bool:
-    """Whether the names of a zone may hold OCR's slips (no check digit covers them)."""
-    return _doubtful_names(zone)
+    """Whether the names of a zone may hold OCR's slips (no check digit covers them). Two names run
+    together count only here, for the names' confidence: they cost no further Tesseract runs."""
+    return _doubtful_names(zone) or any(MERGED_NAMES.fullmatch(part) for part in zone.given_names.split())
 
 
 def _with_cleanest_names(best: MRZ, reads: list[MRZ]) -> MRZ:

@@ -28,6 +28,18 @@ START = re.compile(r"(?:beginnt\s+am|beginnt\s+zum|beginnt\s+mit\s+wirkung\s+zum
                    r"|commences\s+on|commence\s+on|starts?\s+on|begins?\s+on|start\s+date:?"
                    r"|mit\s+wirkung\s+(?:vom|zum|ab)|ab\s+dem|effective\s+(?:from|as\s+of))\s*([^\n]{0,40})",
                    re.IGNORECASE)
+# The employment's own start, named by a paper that changes a running employment: "das seit dem
+# 01.02.2019 bestehende Arbeitsverhältnis", "Betriebszugehörigkeit seit 01.02.2019", "employed since".
+SINCE = re.compile(r"seit\s+(?:dem\s+)?([^\n]{6,20}?)\s+(?:ununterbrochen\s+)?bestehende[ns]?\s+"
+                   r"(?:arbeits|anstellungs|beschäftigungs|dienst)verh[äa]ltnis"
+                   r"|(?:betriebszugehörigkeit|beschäftigt|tätig|eintritt)\s+seit\s+(?:dem\s+)?([^\n]{6,20})"
+                   r"|employed\s+(?:by\s+the\s+company\s+)?since\s+([^\n]{6,20})", re.IGNORECASE)
+# A paper that changes a contract ("Änderungsvertrag zum Arbeitsvertrag vom ..."): the day a change
+# takes effect ("mit Wirkung ab dem 01.01.2026") is no start of the employment.
+AMENDMENT = re.compile(r"änderungsvertrag|änderungsvereinbarung|vertragsänderung|ergänzungsvereinbarung"
+                       r"|nachtrag\s+(?:nr\.\s*\d+\s+)?zu[mr]?\s+(?:arbeits|anstellungs|dienst)vertrag"
+                       r"|amendment\s+(?:agreement\s+)?to\s+the\s+(?:employment|service)", re.IGNORECASE)
+CHANGE_TRIGGER = re.compile(r"mit\s+wirkung|ab\s+dem|effective", re.IGNORECASE)
 ANNUAL = re.compile(r"(?:brutto)?jahres(?:brutto)?(?:gehalt|vergütung|entgelt|einkommen)"
                     r"|jährliche[sn]?\s+(?:brutto\s?-?)?(?:gehalt|vergütung|entgelt|einkommen)"
                     r"|annual\s+(?:gross\s+)?(?:base\s+)?(?:salary|remuneration|compensation)"
@@ -43,6 +55,7 @@ PAYMENTS = re.compile(r"\b(zwölf|dreizehn|vierzehn|twelve|thirteen|fourteen|12|
                       r"(?:monats(?:raten|gehälter|gehältern|zahlungen)|monthly)", re.IGNORECASE)
 COUNT_WORDS = {"zwölf": 12, "dreizehn": 13, "vierzehn": 14, "twelve": 12, "thirteen": 13, "fourteen": 14}
 
+HEAD_CHARS = 600  # where a paper says what it is
 MONTHLY_SALARY = "monthly_salary"  # read for the cross-check only: not a field of the schema
 
 EMPLOYER_LABEL = lexicon("arbeitgeber(?:in)?", "employer", "firma", "unternehmen", "gesellschaft", "company")
@@ -89,7 +102,12 @@ def parse(reading) -> FieldsRead:
     f.offer("employee", p.addressee(text), STRUCTURE)
     for line, page, _ in layout.address_blocks() if layout else ():
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
+    since = SINCE.search(flat)
+    if since:
+        f.offer("start_date", p.iso_date(next(g for g in since.groups() if g)), FLAT_LABEL + 0.05, "seit")
     start = START.search(flat)
+    if start and AMENDMENT.search(flat[:HEAD_CHARS]) and CHANGE_TRIGGER.match(start.group(0)):
+        start = None  # the day a change takes effect: the employment began earlier
     if start:
         day = p.iso_date(start.group(1))
         f.offer("start_date", day, FLAT_LABEL)

@@ -28,6 +28,8 @@ DOUBTFUL = 0.4  # under LeadFlow's 0.5: a person reads it rather than a name rul
 FAILED = 0.3  # the zone failed its check digits: nothing in it can be trusted
 CONFIRMED = 0.97  # a name of the zone also printed, letter for letter, elsewhere on the page
 SPELT_OUT = {"Ä": "AE", "Ö": "OE", "Ü": "UE", "ß": "SS"}
+# Letters Unicode does not decompose, as ICAO 9303 writes them in a zone ("ŁUKASZ" is "LUKASZ").
+UNDECOMPOSED = {"Ł": "L", "Ø": "OE", "Æ": "AE", "Œ": "OE", "Đ": "D", "Þ": "TH", "Ħ": "H", "Ŀ": "L"}
 
 
 def parse(reading) -> FieldsRead:
@@ -104,7 +106,7 @@ def _names_against_print(found, text: str) -> float:
 
 
 def _as_in_zone(word: str) -> str:
-    upper = "".join(SPELT_OUT.get(c, c) for c in word.upper())
+    upper = "".join(SPELT_OUT.get(c, UNDECOMPOSED.get(c, c)) for c in word.upper())
     return "".join(c for c in unicodedata.normalize("NFKD", upper) if not unicodedata.combining(c))
 
 

@@ -33,7 +33,8 @@ TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
 NET = (r"nettobetrag|summe netto|zwischensumme(?!\s+(?!netto\b|eur\b)[a-zäöüß])|subtotal|untaxed amount"
        r"|total excl\.?|net amount|grondslag|\bnetto\b")
-TAX = r"mwst\.?-?betrag|umsatzsteuer|\bmwst\b|\bust\b|\bvat\b|\btax\b|btw bedrag"
+# A hotel's "City tax" is a charge of its own, no VAT.
+TAX = r"mwst\.?-?betrag|umsatzsteuer|\bmwst\b|\bust\b|\bvat\b|(?<!city )(?<!tourist )\btax\b|btw bedrag"
 CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "$": "USD", "USD": "USD", "£": "GBP", "GBP": "GBP",
               "CHF": "CHF", "Rs": "INR", "INR": "INR", "₹": "INR"}
 XML_CONFIDENCE = 0.99  # the invoice's own data
@@ -79,7 +80,8 @@ CHECKS = (
 # The addressee block's salutation, in any case ("HERRN" in an upper-case window too).
 SALUTATION = re.compile(p.SALUTATION.pattern, re.IGNORECASE)
 # A rate and the amount it is taken of: "3 % aus 871.000,00 €", "19% auf 38,60", "7 % von EUR 12,00".
-RATE_BASE = re.compile(r"\d{1,2}(?:[,.]\d{1,3})?\s?%\s*(?:aus|auf|von|of|on)\s+(?:EUR\s?|€\s?)?"
+RATE_BASE = re.compile(r"\d{1,2}(?:[,.]\d{1,3})?\s?%\s*(?:(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?\s+)?"
+                       r"(?:aus|auf|von|of|on)\s+(?:EUR\s?|€\s?)?"
                        r"(?:\d{1,3}(?:[.,]\d{3})+|\d+)(?:[,.]\d{2})?(?!\d)(?:\s?(?:€|EUR))?", re.IGNORECASE)
 # The note a bill without VAT carries: a Kleinunternehmer's (§ 19 UStG), or its plain words.
 NO_VAT = re.compile(r"§\s?19\s?(?:abs\.\s?1\s)?ustg|kleinunternehmer"
@@ -106,7 +108,7 @@ def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     f = Findings(SCHEMAS)
     f.look(layout, "number", NUMBER_LABEL, _identifier, is_label=IS_LABEL)
-    f.look(layout, "date", DATE_LABEL_X, _labelled_date, is_label=IS_LABEL)
+    f.look(layout, "date", DATE_LABEL_X, _labelled_date, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search)
     f.look(layout, "net", NET_LABEL, _figure, is_label=IS_LABEL)
     f.look(layout, "tax", TAX_LABEL, _figure, is_label=IS_LABEL, below=False)
     totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, below=False) if layout else []
@@ -114,10 +116,12 @@ def parse(reading) -> FieldsRead:
     for order, hit in enumerate(totals):
         f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
     blocks = layout.address_blocks()
+    customers = _customer_firms(layout, blocks)
     for order, (line, page, index) in enumerate(blocks):
         # The letterhead's address is the sender's; later blocks are the customer's, and so is one
         # under "Herrn" / "Frau" (a letterhead of a brand word alone leaves the window's block first).
-        sender = order == 0 and page == blocks[0][1] and index <= 3 and not _addressed(layout, index)
+        sender = (order == 0 and page == blocks[0][1] and index <= 3 and not _addressed(layout, index)
+                  and not _address_above(layout, index))
         f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
                 STRUCTURE if sender else GUESS - 0.1, "address block", page)
     flat = parse_fields(text)
@@ -127,7 +131,7 @@ def parse(reading) -> FieldsRead:
     for name in ("number", "net", "tax", "total"):
         f.offer(name, flat[name], FLAT_LABEL)
     # Only a labelled date is as sure as a label: the page's first date is a guess (below).
-    f.offer("date", p.after_label(text, DATE_LABEL, _labelled_date), FLAT_LABEL)
+    f.offer("date", p.after_label(_without_items_heads(text), DATE_LABEL, _labelled_date), FLAT_LABEL)
     f.offer("date", _letter_date(text), STRUCTURE)
     f.offer("date", _first_date(text), GUESS - 0.1)
     f.offer("currency", flat["currency"], FLAT_LABEL)
@@ -136,14 +140,33 @@ def parse(reading) -> FieldsRead:
         f.offer("tax", "0.00", STRUCTURE)
         for candidate in list(f.candidates["total"]):
             f.offer("net", candidate.value, candidate.confidence - 0.05, "no VAT", candidate.page)
+    for net, tax, total, line in _sum_rows(text):
+        # A VAT summary's sum row ("Total  491.00  34.89  525.89"): net, VAT and gross side by side.
+        f.offer("total", total, FLAT_LABEL + 0.1, line)
+        f.offer("net", net, FLAT_LABEL + 0.1, line)
+        f.offer("tax", tax, FLAT_LABEL + 0.1, line)
+    rated = _taxes_by_rate(text)
+    if len(rated) >= 2:
+        # Goods at 7 % and 19 %: the VAT is the sum of the rates' VAT, the net the total less it.
+        tax = sum(rated.values(), Decimal(0))
+        f.offer("tax", f"{tax:.2f}", FLAT_LABEL + 0.1, "VAT per rate")
+        for candidate in list(f.candidates["total"]):
+            f.offer("net", f"{Decimal(candidate.value) - tax:.2f}", candidate.confidence, "total less VAT per rate",
+                    candidate.page)
     f.offer("source", "text", CEILING)
     for candidate in list(f.candidates["issuer"]):
         f.offer("issuer", _with_legal_form(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
+        f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
+                "legal name", candidate.page)
+    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in customers]
     # The VAT is never the whole bill: a VAT label whose own figure is unreadable takes the next
     # line's total from below it.
     totals = {c.value for c in f.candidates["total"]}
     f.candidates["tax"] = [c for c in f.candidates["tax"] if c.value not in totals or Decimal(c.value) == 0]
+    # A bill paid on the spot says "Balance due 0.00" after the payment: what is left, not what it charged.
+    if any(Decimal(c.value) > 0 for c in f.candidates["total"]):
+        f.candidates["total"] = [c for c in f.candidates["total"] if Decimal(c.value) != 0]
     return f.resolve(CHECKS)
 
 
@@ -186,7 +209,43 @@ def _with_legal_form(name: str, text: str) -> str | None:
     for m in pattern.finditer(text):
         form = p.LEGAL_FORM.match(text, m.end())
         if form:
-            return " ".join(text[m.start():m.end()].split() + [form.group(0)])
+            # The legal name may open with a word the brand leaves out ("Gasthof Zur Alten Mühle OHG").
+            lead = LEADING_WORDS.search(text, 0, m.start())
+            start = lead.start() if lead else m.start()
+            return " ".join(text[start:m.end()].split() + [form.group(0)])
+    # The legal name may add words to the brand: "Parkhotel Seeblick Betriebs GmbH", "Nordstern
+    # Apartments & Suites GmbH", "Hotel Lindenhof am Stadtpark GmbH" (on one line, no figures).
+    for m in pattern.finditer(text):
+        if "\n" in text[m.start():m.end()]:
+            continue
+        more = EXTRA_WORDS.match(text, m.end())
+        form = p.LEGAL_FORM.match(text, more.end()) if more else None
+        if form:
+            return " ".join(text[m.start():more.end()].split() + [form.group(0)])
+    return None
+
+
+# One or two capitalised words that open a line or a segment of the foot ("·", "|") right before a name.
+LEADING_WORDS = re.compile(r"(?:^|(?<=[·|•]\s)|(?<=\n))[ \t]*(?:[A-ZÄÖÜ][\wäöüß\-]+[ \t]+){1,2}\Z", re.MULTILINE)
+EXTRA_WORDS = re.compile(r"(?:(?:&|und|and|am|an\s+der|im|[A-ZÄÖÜ][\wäöüß\-]+)[ \t]+){1,3}(?=" + p.LEGAL_FORM.pattern + ")")
+
+
+def _in_mixed_case(name: str, text: str) -> str | None:
+    """A name printed in capitals in the letterhead ("GROSSHANDEL BRINKMANN GMBH") as the page spells
+    it in mixed case elsewhere, with its full legal form ("Großhandel Brinkmann GmbH & Co. KG")."""
+    if name != name.upper() or not re.search(r"[A-ZÄÖÜ]{2}", name):
+        return None
+    form = p.LEGAL_FORM.search(name)
+    core = name[:form.start()].split() if form and form.start() > 0 else name.split()
+    if not core:
+        return None
+    pattern = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(word).replace("SS", "(?:SS|ß)") for word in core)
+                         + r"\s+", re.IGNORECASE)
+    for m in pattern.finditer(text):
+        found = text[m.start():m.end()]
+        legal = p.LEGAL_FORM.match(text, m.end())
+        if found != found.upper() and legal:
+            return " ".join(found.split() + [legal.group(0)])
     return None
 
 
@@ -202,7 +261,61 @@ def _labelled_date(raw: str) -> str | None:
             return date(2000 + int(m.group(3)), int(m.group(2)), int(m.group(1))).isoformat()
         except ValueError:
             return None
+    m = SHORT_MONTH_DATE.match(raw.strip(" :|"))
+    month = p.MONTHS.get(m.group(2).lower()) if m else None
+    if month:
+        try:
+            return date(2000 + int(m.group(3)), month, int(m.group(1))).isoformat()
+        except ValueError:
+            return None
     return None
+
+
+# A hotel's or airline's date with the month's name and a two-digit year: "05-Jan-26", "05 JAN 26".
+SHORT_MONTH_DATE = re.compile(r"(\d{1,2})[-\s]([A-Za-zä]{3})[-\s](\d{2})(?![\d.,])")
+# An items table's header: its "Date" column holds the rows' dates, not the invoice's.
+ITEMS_HEAD = re.compile(r"\b(?:description|beschreibung|bezeichnung|leistung|artikel|items?|text)\b"
+                        r".*\b(?:amount|betrag|charges?|gesamt|total|preis|price|eur)\b", re.IGNORECASE)
+# A rate with its VAT word and the VAT after it: "zzgl. 7 % USt auf 970,15  67,91", "MwSt 19 %  12,30".
+RATED_TAX = re.compile(r"(?:(\d{1,2}(?:,\d)?)\s?%\s*(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\b"
+                       r"|\b(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?\s+(\d{1,2}(?:,\d)?)\s?%)", re.IGNORECASE)
+SUM_ROW = re.compile(r"^\s*(?:total|summe|gesamt|gesamtsumme|totals?\s+incl\.?|sum)\b", re.IGNORECASE)
+
+
+def _without_items_heads(text: str) -> str:
+    return "\n".join("" if ITEMS_HEAD.search(line) else line for line in text.splitlines())
+
+
+def _sum_rows(text: str) -> list[tuple[str, str, str, str]]:
+    """(net, VAT, gross, line) of each sum row of a VAT table: a total's line holding exactly three
+    amounts of which the first two add up to the third."""
+    out = []
+    for line in p.lines(text):
+        if not SUM_ROW.match(line):
+            continue
+        values = p.amounts(line)
+        if len(values) == 3 and Decimal(values[1]) > 0 and abs(
+                Decimal(values[0]) + Decimal(values[1]) - Decimal(values[2])) <= Decimal("0.02"):
+            out.append((values[0], values[1], values[2], line.split()[0]))
+    return out
+
+
+def _taxes_by_rate(text: str) -> dict[str, Decimal]:
+    """The VAT of each rate a bill lists on its own line ("zzgl. 7 % USt ... 67,91", "zzgl. 19 % USt
+    ... 727,44"), one figure per rate: the last amount on the line, past the base it was taken of."""
+    rated: dict[str, Decimal] = {}
+    for line in p.lines(text):
+        m = RATED_TAX.search(line)
+        if not m or NET_WORD.search(line):
+            continue
+        rate = (m.group(1) or m.group(2)).replace(",", ".")
+        values = p.amounts(RATE_BASE.sub(" ", line[m.start():]))
+        if values and Decimal(rate) > 0 and rate not in rated:
+            rated[rate] = Decimal(values[-1])
+    return rated
+
+
+NET_WORD = re.compile(r"netto|\bnet\b|warenwert|brutto|gross|incl|inkl", re.IGNORECASE)
 
 
 def _letter_date(text: str) -> str | None:
@@ -237,6 +350,30 @@ def _addressed(layout, index: int) -> bool:
         above.insert(0, index - 2)
     lines = [layout.lines[i].text for i in above if i >= 0]
     return any(SALUTATION.match(line.strip()) for line in lines)
+
+
+FOR_ATTENTION = re.compile(r"(?:attn\.?|attention|z\.\s?hd\.?|zu\s+händen|c/o)(?:\s|:|$)", re.IGNORECASE)
+
+
+def _address_above(layout, index: int) -> bool:
+    """Whether a postcode and town stand on a line above the block on its page: the letterhead (or a
+    return line) gave the sender's address already, so this block is the customer's."""
+    page = layout.lines[index].page
+    return any(layout.lines[i].page == page and TOWN_ABOVE.search(layout.lines[i].text) for i in range(index))
+
+
+TOWN_ABOVE = re.compile(r"(?<![\d.,])\d{5}\s+[A-ZÄÖÜ][a-zäöüß]{2,}")
+
+
+def _customer_firms(layout, blocks) -> set[str]:
+    """The firm a bill is addressed to "for the attention of" a person: the line above "Attn. Lan
+    Nguyen", "z. Hd. Frau ...", "c/o ..." in an address block is the customer, never the issuer."""
+    firms = set()
+    for line, _, index in blocks:
+        if FOR_ATTENTION.match(line.strip()) and index > 0:
+            above = layout.lines[index - 1].text.strip()
+            firms.update(name for name in (above, p.company_name(above)) if name)
+    return firms
 
 
 def _comma_return_line(text: str) -> str | None:
