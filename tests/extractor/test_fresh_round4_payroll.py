@@ -53,7 +53,7 @@ def test_a_return_address_parted_by_commas_names_an_employer_without_a_legal_for
                        (60, 280, "Steuer-Brutto  Pauschsteuer 2 % (trägt AG)"))
     assert fields["employer"] == "Zahnarztpraxis Dr. Sommerfeld"
     # The addressee's own one-line address is no sender.
-    assert payslip_reader._comma_sender("Frau\nZeynep Demir\nZeynep Demir, Kastanienweg 3, 55116 Mainz") is None
+    assert parse.comma_sender("Frau\nZeynep Demir\nZeynep Demir, Kastanienweg 3, 55116 Mainz") is None
 
 
 def test_the_banks_line_and_a_rates_line_name_no_employer():

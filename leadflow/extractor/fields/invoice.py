@@ -87,8 +87,6 @@ RATE_BASE = re.compile(r"\d{1,2}(?:[,.]\d{1,3})?\s?%\s*(?:(?:ust|mwst|umsatzsteu
 NO_VAT = re.compile(r"§\s?19\s?(?:abs\.\s?1\s)?ustg|kleinunternehmer"
                     r"|(?:keine|ohne)\s+(?:umsatzsteuer|mwst|mehrwertsteuer)\s+(?:berechnet|ausgewiesen|erhoben)",
                     re.IGNORECASE)
-STREET_PART = re.compile(r"[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?")
-POSTCODE_TOWN = re.compile(r"(?:D-)?\d{5}\s+[A-ZÄÖÜ][\w.äöüß\- ()/]{1,40}")
 LETTER_DATE = re.compile(r"[A-ZÄÖÜ][\w.äöüß\- ()/]{1,40},\s+den\s+(\d.*)$")
 SHORT_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.,])")
 # OCR reads the section sign as a dollar: "$ 35a EStG", "$ 19 UStG" cite a law, not an amount.
@@ -125,7 +123,7 @@ def parse(reading) -> FieldsRead:
         f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
                 STRUCTURE if sender else GUESS - 0.1, "address block", page)
     flat = parse_fields(text)
-    f.offer("issuer", p.sender(text) or _comma_return_line(text), STRUCTURE)
+    f.offer("issuer", p.sender(text) or p.comma_sender(text), STRUCTURE)
     f.offer("issuer", p.company(text), GUESS + 0.05)
     f.offer("issuer", _first_line(text), GUESS - 0.1)
     for name in ("number", "net", "tax", "total"):
@@ -374,18 +372,6 @@ def _customer_firms(layout, blocks) -> set[str]:
             above = layout.lines[index - 1].text.strip()
             firms.update(name for name in (above, p.company_name(above)) if name)
     return firms
-
-
-def _comma_return_line(text: str) -> str | None:
-    """The sender from a return-address line parted by commas ("Firma Name, Straße 1, 12345 Ort"),
-    as small businesses print it above the window: exactly a name, a street with its number and a
-    postcode with its town."""
-    for line in p.lines(text)[:40]:
-        parts = [part.strip() for part in line.split(",")]
-        if (len(parts) == 3 and STREET_PART.fullmatch(parts[1]) and POSTCODE_TOWN.fullmatch(parts[2])
-                and not re.search(r"\d|:", parts[0]) and 1 < len(parts[0].split()) <= 6 and parts[0][:1].isupper()):
-            return parts[0]
-    return None
 
 
 def _last_label_value(text: str, label: str) -> str | None:

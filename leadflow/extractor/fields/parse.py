@@ -391,6 +391,28 @@ def sender(text: str) -> str | None:
     return None
 
 
+# A return-address line's street with its number and its postcode with the town ("Hauptstraße 5", "04109 Leipzig").
+STREET_PART = re.compile(r"[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?")
+POSTCODE_TOWN = re.compile(r"(?:D-)?\d{5}\s+[A-ZÄÖÜ][\w.äöüß\- ()/]{1,40}")
+
+
+def comma_sender(text: str) -> str | None:
+    """The sender from a return-address line parted by commas, as small businesses print it above the
+    window ("Bäckerei Korn GmbH, Hauptstraße 5, 04109 Leipzig"): the name before a street with its number
+    and a postcode with its town; not the addressee's own line."""
+    own = addressee(text)
+    # The return line stands above the window; lower down, comma-parted lines are other addresses.
+    for line in lines(text)[:12]:
+        for segment in segments(line):
+            parts = [part.strip() for part in segment.split(",")]
+            if len(parts) < 3 or not STREET_PART.fullmatch(parts[-2]) or not POSTCODE_TOWN.fullmatch(parts[-1]):
+                continue
+            name = ", ".join(parts[:-2])
+            if name != own and name[:1].isupper() and not re.search(r"\d|:", name) and 1 < len(name.split()) <= 8:
+                return name
+    return None
+
+
 def addressee(text: str) -> str | None:
     """The person a letter is addressed to: after Herrn / Frau / Mr / Ms, on that line or the next."""
     all_lines = lines(text)

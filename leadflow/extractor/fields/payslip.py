@@ -75,10 +75,6 @@ PUBLIC_BODY = re.compile(r"^(?:stadt|landeshauptstadt|(?:freie\s+und\s+)?hansest
                          r"|verbandsgemeinde|landkreis|kreis|bezirk|bezirksamt|landratsamt|kreisverwaltung|stadtverwaltung"
                          r"|zweckverband|stadtwerke|gemeindewerke|eigenbetrieb|kommunalunternehmen|landschaftsverband"
                          r"|regierungsbezirk|regionalverband)\s+[A-ZÄÖÜ][\wäöüß.\- ]{1,60}$", re.IGNORECASE)
-# A return-address line parted by commas: "Bäckerei Korn GmbH, Hauptstraße 5, 04109 Leipzig".
-STREET_PART = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?$")
-TOWN_PART = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
-
 # A column of the year's running totals ("lfd. Jahr", "Jahreswerte", "kumuliert", "YTD"), beside or BEFORE
 # the month's column ("Monat", "lfd. Monat", "This period"): its figures are no month's pay. OCR reads
 # "lfd." as "Ifd.".
@@ -104,7 +100,7 @@ def parse(reading) -> FieldsRead:
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)
     # The layout's lines first: OCR's text may break a small-print line apart.
-    f.offer("employer", _comma_sender(layout.text if layout else "") or _comma_sender(text), STRUCTURE)
+    f.offer("employer", p.comma_sender(layout.text if layout else "") or p.comma_sender(text), STRUCTURE)
     f.offer("employer", p.company("\n".join(line for line in p.lines(text) if not NOT_EMPLOYER_LINE.search(line))),
             GUESS)
     f.offer("employer", _public_body(layout.text if layout else "") or _public_body(text), GUESS + 0.05)
@@ -234,19 +230,6 @@ def _public_body(text: str) -> str | None:
             name = segment.strip(" :|")
             if PUBLIC_BODY.match(name) and len(name.split()) <= 6 and not re.search(r"\d", name):
                 return name
-    return None
-
-
-def _comma_sender(text: str) -> str | None:
-    """The sender of a return-address line parted by commas, above the window; not the addressee's own line."""
-    addressee = p.addressee(text)
-    for line in p.lines(text)[:12]:
-        for segment in p.segments(line):
-            parts = [part.strip() for part in segment.split(",")]
-            if len(parts) >= 3 and STREET_PART.match(parts[-2]) and TOWN_PART.match(parts[-1]):
-                name = ", ".join(parts[:-2])
-                if name and name != addressee and not re.search(r"\d", name):
-                    return name
     return None
 
 
