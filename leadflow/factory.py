@@ -34,6 +34,12 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     limiter.init_app(app)
+    # Flask-Limiter checks every request in a hook of its own, though only the routes it decorates
+    # (sign-in) have limits, and each decorated route checks its own when it is called: the hook
+    # was about a twentieth of a callback's or an upload's CPU for nothing (py-spy, bench-callbacks).
+    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    from leadflow.web.sessions import CookieSessions
+    app.session_interface = CookieSessions()
     from flask_babel import Babel
     from leadflow.web.i18n import select_locale
     Babel(app, locale_selector=select_locale)  # catalogs in translations/ beside templates/ (app root)
@@ -62,7 +68,10 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
 
     @app.teardown_appcontext
     def _drop_unsent_events(exc):
-        db.session.info.clear()
+        # Only a session the request made: asking the scoped session makes one, which most
+        # callbacks and health checks never need.
+        if db.session.registry.has():
+            db.session.info.clear()
 
     return app
 

@@ -21,7 +21,7 @@ RECEIPTS = "leadflow_callback_receipts"
 def _record_together(deliveries):
     # Runs in the request that leads the group, with its session. The worker is nudged after the
     # group's requests are answered: a 2xx waits for the commit, not for Redis.
-    return callbacks.record_all(db.session, deliveries, nudge=False)
+    return callbacks.record_all(db.engine, deliveries, nudge=False)
 
 
 @bp.record_once
