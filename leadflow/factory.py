@@ -34,10 +34,6 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     limiter.init_app(app)
-    # Flask-Limiter checks every request in a hook of its own, though only the routes it decorates
-    # (sign-in) have limits, and each decorated route checks its own when it is called: the hook
-    # was about a twentieth of a callback's or an upload's CPU for nothing (py-spy, bench-callbacks).
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
     from leadflow.web.sessions import CookieSessions
     app.session_interface = CookieSessions()
     from flask_babel import Babel
@@ -58,6 +54,11 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     from leadflow.web import register_blueprints
     from leadflow.web.auth import protect_from_csrf
     register_blueprints(app)
+    if only_routes_have_limits(limiter.limit_manager):
+        # Flask-Limiter checks every request in a hook of its own, though only the routes it
+        # decorates (sign-in) have limits, and a decorated route checks its own when it is called:
+        # the hook was about a twentieth of a callback's or an upload's CPU for nothing (py-spy).
+        app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.before_request(protect_from_csrf)
     from leadflow.web import security
     security.init_app(app)
@@ -74,6 +75,12 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
             db.session.info.clear()
 
     return app
+
+
+def only_routes_have_limits(manager) -> bool:
+    """True when Flask-Limiter knows no limit but those decorating routes: no default, application
+    or blueprint limit, which only its per-request hook would check."""
+    return not (manager._default_limits or manager._application_limits or manager._blueprint_limits)
 
 
 # Made by a migration on PostgreSQL only (a pg_trgm index); not part of the models' metadata.

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import Connection, Engine, bindparam, func, or_, select, update
+from sqlalchemy import Connection, bindparam, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -99,7 +99,7 @@ def check(settings, headers, body: bytes) -> Delivery:
     return Delivery(delivery_id, str(payload.get("job_id") or "")[:64] or None, payload)
 
 
-def record_all(session: Session | Engine, deliveries: Sequence[Delivery], *, nudge: bool = True) -> list[Receipt]:
+def record_all(session: Session | Connection, deliveries: Sequence[Delivery], *, nudge: bool = True) -> list[Receipt]:
     """Record checked deliveries in one statement that commits as it runs, and nudge the worker about
     the new ones after it (`nudge=False`: the caller calls `nudge_worker` itself, as the web's group
     commit does once its requests are answered); a receipt per delivery, in order, once the commit
@@ -110,10 +110,12 @@ def record_all(session: Session | Engine, deliveries: Sequence[Delivery], *, nud
     rollback. The same id twice in one call is one new delivery and then a duplicate."""
     # One statement is its own transaction: on a connection of its own in autocommit, it
     # commits as it runs, without the BEGIN and COMMIT round trips a session transaction adds.
-    # The web passes its engine: a request that only records needs no session of its own.
-    engine = session if isinstance(session, Engine) else session.get_bind()
-    with engine.connect() as connection:
-        new = _record_many(connection.execution_options(isolation_level="AUTOCOMMIT"), deliveries)
+    # The web passes the autocommit connection it keeps for receipts (web/callbacks.py).
+    if isinstance(session, Connection):
+        new = _record_many(session, deliveries)
+    else:
+        with session.get_bind().connect() as connection:
+            new = _record_many(connection.execution_options(isolation_level="AUTOCOMMIT"), deliveries)
     receipts = []
     for delivery in deliveries:
         first = delivery.id in new

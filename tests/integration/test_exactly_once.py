@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 import requests
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 import tasks
 
@@ -376,3 +376,23 @@ def test_a_reprocess_that_fails_leaves_the_earlier_result_standing_and_charges_n
     assert after["status"] == "VERIFIED" and after["verification_notes"][-1]["code"] == "rerun_failed"
     assert world.advisor_a.api.get(f"/api/documents/{document_id}/content").json()["version"] == 1
     assert reservation(app, rerun).status == "released"
+
+
+def test_callbacks_are_recorded_once_after_the_database_dropped_the_receipt_connection(world, app, live):
+    """The web keeps one connection for receipts: when the database drops it (a restart, a failover),
+    at most one try fails, which the sender sends again, and the next writes go through."""
+    assert post_callback(world, app, completed("no-such-job"), "dlv_before").status_code == 202
+    with app.app_context():
+        dropped = db.session.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar()
+        db.session.commit()
+    assert dropped >= 1
+    answers = [post_callback(world, app, completed("no-such-job"), "dlv_after").status_code for _ in range(3)]
+    assert answers.count(202) == 1 and set(answers) <= {500, 503, 202, 200}, answers
+    assert answers.index(202) <= 1, f"the connection stayed broken: {answers}"
+    assert post_callback(world, app, completed("no-such-job"), "dlv_later").status_code == 202
+    with app.app_context():
+        recorded = db.session.scalars(select(CallbackDelivery.id).where(
+            CallbackDelivery.id.in_(["dlv_before", "dlv_after", "dlv_later"]))).all()
+    assert sorted(recorded) == ["dlv_after", "dlv_before", "dlv_later"]
