@@ -360,6 +360,13 @@ def _cell_in_span(header, segment: Segment, row) -> Segment | None:
 
 def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:
     """The x-range of the words a label match covers inside its segment."""
+    span = match_span(segment, m)
+    return (span[0], span[1]) if span else (segment.x0, segment.x1)
+
+
+def match_span(segment: Segment, m: re.Match) -> tuple[float, float, float] | None:
+    """The x-range of the words a match covers inside its segment, with their height (a column
+    head's span, for `cell_in_column`); None when it covers no word."""
     covered = []
     at = 0
     for word in segment.words:
@@ -367,9 +374,17 @@ def _match_extent(segment: Segment, m: re.Match) -> tuple[float, float]:
         if end > m.start() and at < m.end():
             covered.append(word)
         at = end + 1  # the single space Segment.text puts between words
-    if not covered:
-        return segment.x0, segment.x1
-    return covered[0].x0, covered[-1].x1
+    return (covered[0].x0, covered[-1].x1, covered[0].height) if covered else None
+
+
+def cell_in_column(row: Line, span: tuple[float, float, float], reach: float) -> Segment | None:
+    """The cell of `row`, past its label, that overlaps most the column of `span` (x0, x1, height)
+    widened by `reach` heights on each side; None when none overlaps it."""
+    x0, x1, height = span
+    pad = reach * height
+    cells = [(min(c.x1, x1 + pad) - max(c.x0, x0 - pad), c) for c in row.segments[1:]]
+    overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
+    return cell if cell is not None and overlap > 0 else None
 
 
 def _lead_in(text: str) -> str:

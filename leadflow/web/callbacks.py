@@ -18,6 +18,8 @@ from leadflow.services import callbacks
 bp = Blueprint("callbacks", __name__, url_prefix="/api/extraction")
 log = logging.getLogger(__name__)
 RECEIPTS = "leadflow_callback_receipts"
+# How long the receipt connection is kept where the pool recycles none (pool_recycle -1 or unset).
+DEFAULT_RECYCLE_SECONDS = 300
 
 
 class ReceiptConnection:
@@ -41,8 +43,8 @@ class ReceiptConnection:
             connection = None
         if connection is None:
             connection = self._connection = db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
-            recycle = current_app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}).get("pool_recycle") or 300
-            self._replace_at = time.monotonic() + (recycle if recycle > 0 else 300)
+            recycle = current_app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}).get("pool_recycle", -1)
+            self._replace_at = time.monotonic() + (recycle if recycle > 0 else DEFAULT_RECYCLE_SECONDS)
         try:
             return callbacks.record_all(connection, deliveries, nudge=False)
         except BaseException:

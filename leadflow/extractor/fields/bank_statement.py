@@ -102,16 +102,18 @@ def parse(reading) -> FieldsRead:
     f.offer("closing_balance", p.after_label(text, FLAT_CLOSING, balance), FLAT_LABEL)
     # "Kontostand am 30.09.2026 ... Kontostand am 31.10.2026": one label; the earlier date is the
     # opening balance, in whichever order they are printed. Without both dates, the first printed.
-    dated = _dated_balances(layout) if layout else []
+    columns = _amount_columns(layout) if layout else {}
+    pairs = _dated_pairs(layout) if layout else []
+    dated = [hit for _, hit in pairs]
     if len(dated) >= 2:
         first, last = dated[0], dated[-1]
         f.offer("opening_balance", first.value, first.confidence - 0.1, first.label, first.page)
         f.offer("closing_balance", last.value, last.confidence - 0.1, last.label, last.page)
-    _sign_by_column(f, layout)
+    _sign_by_column(f, layout, columns)
     # ... and their dates bound the period: it runs from the day after the opening balance's to the
     # closing balance's ("Kontostand am 30.09.2026" ... "am 31.10.2026": October). Below a printed
     # period; above the month of a title ("Kontoauszug 10/2026" may count statements, not months).
-    start, end = _period_of_balances(layout) if layout else (None, None)
+    start, end = _period_of_balances([day for day, _ in pairs])
     f.offer("period_start", start, STRUCTURE, "Kontostand am")
     f.offer("period_end", end, STRUCTURE, "Kontostand am")
     if not f.candidates["period_start"]:
@@ -120,8 +122,7 @@ def parse(reading) -> FieldsRead:
             first, last = _month_bounds(hit.value)
             f.offer("period_start", first, hit.confidence - 0.2, hit.label, hit.page)
             f.offer("period_end", last, hit.confidence - 0.2, hit.label, hit.page)
-    credits, sure = salary_credits_in_layout(layout) if layout else (None, 0.0)
-    columns = _amount_columns(layout) if layout else {}
+    credits, sure = salary_credits_in_layout(layout, columns) if layout else (None, 0.0)
     lines = bookings.in_layout(layout, BOOKING_DATE, lambda block: _booking_amount(block, columns),
                                last_amount="balance" not in columns) if layout else None
     # A banking app's statement: no line opens with a date, the bookings stand under day headings.
@@ -137,10 +138,9 @@ def parse(reading) -> FieldsRead:
     return f.resolve(CHECKS)
 
 
-def salary_credits_in_layout(layout: Layout) -> tuple[list[str] | None, float]:
+def salary_credits_in_layout(layout: Layout, columns: dict[str, float]) -> tuple[list[str] | None, float]:
     """Positive bookings whose description reads like pay, the amount taken from the column that
-    holds it (not a running balance); None when no booking lines are found."""
-    columns = _amount_columns(layout)
+    holds it (not a running balance, `columns`: `_amount_columns`); None when no booking lines are found."""
     found, count = [], 0
     lines = layout.lines
     continued = set()  # value-date lines that belong to the booking above them
@@ -304,15 +304,12 @@ DEBIT_MARK = re.compile(r"\d[.,]\d{2}\s?(?:EUR|€)?\s?(?:S|Soll|DR|Dr)\b")
 OVERDRAWN = re.compile(r"zu\s+ihren\s+lasten|\bdebitorisch|\boverdrawn\b|\bdebit\s+balance\b", re.IGNORECASE)
 
 
-def _dated_balances(layout: Layout) -> list:
-    """The balances after "Kontostand am <date>" in the order of their dates (the earlier one is the
-    opening balance, whichever is printed first); in printed order when no line shows its date, and
-    none when only some do (which is which cannot be told). A label that repeats a dated balance's
-    date with no amount beside it (a box's heading, its figure set apart) is passed over."""
-    return [hit for _, hit in _dated_pairs(layout)]
-
-
 def _dated_pairs(layout: Layout) -> list[tuple[str | None, Found]]:
+    """(date, balance) after each "Kontostand am <date>", in the order of their dates (the earlier one
+    is the opening balance, whichever is printed first); in printed order, dates None, when no line
+    shows its date, and none when only some do (which is which cannot be told). A label that repeats
+    a dated balance's date with no amount beside it (a box's heading, its figure set apart) is
+    passed over."""
     pairs = _dated_balance_lines(layout)
     if not any(day for day, _ in pairs):
         return [(None, hit) for hit in layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False)]
@@ -323,10 +320,10 @@ def _dated_pairs(layout: Layout) -> list[tuple[str | None, Found]]:
     return sorted(pairs, key=lambda pair: pair[0])
 
 
-def _period_of_balances(layout: Layout) -> tuple[str | None, str | None]:
-    """The period two dated balances bound: from the day after the earlier date to the later one,
-    when they lie 3 to 100 days apart (a statement, not a year's overview)."""
-    days = [day for day, _ in _dated_pairs(layout)]
+def _period_of_balances(days: list[str | None]) -> tuple[str | None, str | None]:
+    """The period two dated balances bound (their dates in order, `_dated_pairs`): from the day after
+    the earlier date to the later one, when they lie 3 to 100 days apart (a statement, not a year's
+    overview)."""
     if len(days) != 2 or None in days:
         return None, None
     first, last = date.fromisoformat(days[0]), date.fromisoformat(days[1])
@@ -360,8 +357,6 @@ def _dated_balance_lines(layout: Layout) -> list[tuple[str | None, Found | None]
                 break
         out.append((day, hit))
     return out
-
-
 
 
 def _dated_amount(raw: str) -> str | None:
@@ -441,11 +436,10 @@ LONG_PERIOD = 0.3
 SIGN_MARK = re.compile(r"^\s*[-+]|\d\s?[-+]\s*$|\d\s?(?:EUR|€)?\s?(?:H|S|Haben|Soll|CR|DR|Cr|Dr)\b")
 
 
-def _sign_by_column(f: Findings, layout: Layout) -> None:
+def _sign_by_column(f: Findings, layout: Layout, columns: dict[str, float]) -> None:
     """A balance row in a table with Soll and Haben columns ("Alter Saldo per 30.09.2026 ... 214,86"
-    under Soll) prints no sign: its column says it is overdrawn. Candidates of that figure read
-    without a sign take it."""
-    columns = _amount_columns(layout) if layout else {}
+    under Soll) prints no sign: its column (`columns`: `_amount_columns`) says it is overdrawn.
+    Candidates of that figure read without a sign take it."""
     if "credit" not in columns or "debit" not in columns:
         return
     debit, credit = columns["debit"], columns["credit"]

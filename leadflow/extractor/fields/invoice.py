@@ -22,8 +22,16 @@ SCHEMAS: dict[str, dict] = {
     "source": {"enum": ["xml", "text", None], "description": "embedded e-invoice XML or recovered text"},
 }
 
-NUMBER = (r"rechnungs-?\s?(?:nummer(?!\.\s*$)|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
-          r"|\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*[–—-]\s*nr\.?"
+# "Rechnungsnummer." ending a sentence ("... unter Angabe der Rechnungsnummer.") mentions the number:
+# it labels nothing, and below it stand the letter's closing lines and the foot's register numbers.
+MENTION = r"(?!\.\s*$)"
+# Any kind of bill before the dash and "Nr." of its number: "Provisionsrechnung - Nr.", "Rechnung über
+# Maklercourtage – Nr." (OCR reads "über" as "uber" or "iiber", the dash as a long one).
+BILL = r"\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*"
+# A subtotal named for a part ("Zwischensumme Lohn", "Zwischensumme Material") is that part's, not the net.
+PART = r"(?!\s+(?!netto\b|eur\b)[a-zäöüß])"
+NUMBER = (r"rechnungs-?\s?(?:nummer" + MENTION + r"|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
+          r"|" + BILL + r"[–—-]\s*nr\.?"
           r"|beleg-?nr\.?|bon-?nr\.?|kassenbon\s+nr:?|booking id|receipt\s*(?:no\.?|number)|^#")
 # "Datum" and "date" as words of their own: inside a word they are another date's label
 # ("Ausführungsdatum", "Lieferdatum"), and "Date due" is the due date.
@@ -31,7 +39,7 @@ DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-]
               r"|(?<![\w-])(?<!due )date\b(?!\s+due)")
 TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
-NET = (r"nettobetrag|summe netto|zwischensumme(?!\s+(?!netto\b|eur\b)[a-zäöüß])|subtotal|untaxed amount"
+NET = (r"nettobetrag|summe netto|zwischensumme" + PART + r"|subtotal|untaxed amount"
        r"|total excl\.?|net amount|grondslag|\bnetto\b")
 # A hotel's "City tax" is a charge of its own, no VAT.
 TAX = r"mwst\.?-?betrag|umsatzsteuer|\bmwst\b|\bust\b|\bvat\b|(?<!city )(?<!tourist )\btax\b|btw bedrag"
@@ -40,15 +48,10 @@ CURRENCIES = {"€": "EUR", "EUR": "EUR", "EURO": "EUR", "$": "USD", "USD": "USD
 XML_CONFIDENCE = 0.99  # the invoice's own data
 LEGAL_NAME = 0.02  # a brand's legal name, spelt out on the same page, is a little surer than the brand
 
-# "Rechnungsnummer." ending a sentence ("... unter Angabe der Rechnungsnummer.") mentions the number:
-# it labels nothing, and below it stand the letter's closing lines and the foot's register numbers.
-MENTION = r"(?!\.\s*$)"
 NUMBER_LABEL = lexicon(r"re:rechnungs[\s\-]?nummer" + MENTION, r"re:rechnungs-?\s?nr\.?",
                        r"re:invoice\s*(?:number|no\.?|#)", r"re:beleg-?\s?nr\.?", r"re:gutschrift\s+nr\.?",
-                       # Any kind of bill before its number: "Rechnung Nr.", "Provisionsrechnung Nr.",
-                       # "Kostenberechnung Nr.", "Rechnung über Maklercourtage – Nr.".
-                       # (OCR reads "über" as "uber" or "iiber", the dash as a long one.)
-                       r"re:\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*[–—-]?\s*nr\.?",
+                       # Beside a label, also without the dash: "Rechnung Nr.", "Kostenberechnung Nr.".
+                       "re:" + BILL + r"[–—-]?\s*nr\.?",
                        r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
 DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
                        "ausstellungs datum", "date of issue", "issue date")
@@ -61,8 +64,6 @@ OTHER_DATE = re.compile(r"leistung|liefer|ausführung|zeitraum|period|fällig|za
                         r"|abbuch|buchen wir|lastschrift|einzug|geburt|\bborn\b|gültig|valid"
                         # Another paper's date: "Kaufvertrag vom 18.01.2026", "Ihr Auftrag vom ...".
                         r"|vertrag|auftrag|angebot|bestellung", re.IGNORECASE)
-# A subtotal named for a part ("Zwischensumme Lohn", "Zwischensumme Material") is that part's, not the net.
-PART = r"(?!\s+(?!netto\b|eur\b)[a-zäöüß])"
 NET_LABEL = lexicon("netto betrag", "summe netto", "netto summe", r"re:zwischen[\s\-]?summe" + PART, "subtotal",
                     "sub-total", "net amount", "total net", "gesamt netto", "warenwert", "total excl\\.? vat", "netto")
 TAX_LABEL = lexicon(r"re:(?:zzgl\.?\s+)?\d{1,2}(?:,\d)?\s?%\s+(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?",
@@ -253,20 +254,17 @@ def _labelled_date(raw: str) -> str | None:
     value = p.iso_date(raw)
     if value is not None:
         return value
-    m = SHORT_DATE.match(raw.strip(" :|"))
-    if m:
-        try:
-            return date(2000 + int(m.group(3)), int(m.group(2)), int(m.group(1))).isoformat()
-        except ValueError:
-            return None
-    m = SHORT_MONTH_DATE.match(raw.strip(" :|"))
-    month = p.MONTHS.get(m.group(2).lower()) if m else None
-    if month:
-        try:
-            return date(2000 + int(m.group(3)), month, int(m.group(1))).isoformat()
-        except ValueError:
-            return None
-    return None
+    text = raw.strip(" :|")
+    if m := SHORT_DATE.match(text):
+        month = int(m.group(2))
+    elif m := SHORT_MONTH_DATE.match(text):
+        month = p.MONTHS.get(m.group(2).lower())
+    if not m or not month:
+        return None
+    try:
+        return date(2000 + int(m.group(3)), month, int(m.group(1))).isoformat()
+    except ValueError:
+        return None
 
 
 # A hotel's or airline's date with the month's name and a two-digit year: "05-Jan-26", "05 JAN 26".

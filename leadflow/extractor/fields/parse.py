@@ -244,13 +244,17 @@ def company_name(raw: str) -> str | None:
     text = re.sub(r"^(?:(?:\(\d\)|\d\.|[*•·\-–]|for|für|i\.\s?A\.|i\.\s?V\.|der|die|dem|the|firma)\s+)+", "",
                   text, flags=re.IGNORECASE)
     text = TITLE_WORD.sub("", text)
-    m = LEGAL_FORM.search(text)
-    if m and m.group(0) == "AG" and EMPLOYER_AG.search(text):
-        return None
+    m = legal_form(text)
     if m:
         name = _name_of_sentence(re.split(r"\s[·•|]\s|,", text[:m.end()])[0].strip())
         return name if len(name) > len(m.group(0)) + 2 else None
     return None
+
+
+def legal_form(text: str) -> re.Match | None:
+    """The first legal form in the text (GmbH, AG ...), unless it is payroll's "AG", the Arbeitgeber."""
+    m = LEGAL_FORM.search(text)
+    return None if m and m.group(0) == "AG" and EMPLOYER_AG.search(text) else m
 
 
 def _name_of_sentence(name: str) -> str:
@@ -465,9 +469,7 @@ def company(text: str) -> str | None:
     """The first line segment that carries a legal form (GmbH, AG, Ltd ...)."""
     for line in lines(text)[:30]:
         for segment in segments(line):
-            m = LEGAL_FORM.search(segment)
-            if m and m.group(0) == "AG" and EMPLOYER_AG.search(segment):
-                continue
+            m = legal_form(segment)
             if m and len(segment) <= 80:
                 # Up to the legal form: OCR may run the next column onto the same line.
                 name = TITLE_WORD.sub("", re.split(r"\s[·•]\s|,", segment[:m.end()])[0].strip())

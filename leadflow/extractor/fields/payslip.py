@@ -8,6 +8,7 @@ from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, MISREAD, STRUCTURE, UNLABELLED, Check, FieldsRead,
                                                Findings, label_test, lexicon)
 from leadflow.extractor.fields.types import AMOUNT, IBAN, MONTH, TEXT
+from leadflow.extractor.layout import cell_in_column, match_span
 
 SCHEMAS: dict[str, dict] = {
     "employer": TEXT,
@@ -84,6 +85,7 @@ YEAR_TO_DATE = re.compile(r"(?:[lI1]fd\.?|laufendes|aktuelles)\s?jahr|jahres\s?-
 THIS_MONTH = re.compile(r"(?:[lI1]fd\.?\s?|laufender\s|aktueller\s)?monat|this\s+(?:period|month)|current(?:\s+(?:period|month))?",
                         re.IGNORECASE)
 RUNNING_REACH = 14  # lines under a column head that its columns still hold
+MONTH_COLUMN_REACH = 2  # heights a figure may stand off its column head's words (right-aligned under it)
 MONTH_COLUMN = 0.96  # a figure in the month's column, in the row of its label
 
 CHECKS = (
@@ -100,10 +102,11 @@ def parse(reading) -> FieldsRead:
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)
     # The layout's lines first: OCR's text may break a small-print line apart.
-    f.offer("employer", p.comma_sender(layout.text if layout else "") or p.comma_sender(text), STRUCTURE)
+    layout_text = layout.text if layout else ""
+    f.offer("employer", p.comma_sender(layout_text) or p.comma_sender(text), STRUCTURE)
     f.offer("employer", p.company("\n".join(line for line in p.lines(text) if not NOT_EMPLOYER_LINE.search(line))),
             GUESS)
-    f.offer("employer", _public_body(layout.text if layout else "") or _public_body(text), GUESS + 0.05)
+    f.offer("employer", _public_body(layout_text) or _public_body(text), GUESS + 0.05)
     f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
     f.offer_addressee("employee", layout, text, p.addressee)
@@ -181,24 +184,13 @@ def _row_field(label: str, scanned: bool) -> str | None:
 
 def _spans(segment, pattern: re.Pattern) -> list[tuple[float, float, float]]:
     """The x-range of each match of `pattern` in a head segment (OCR may run two heads into one)."""
-    spans = []
-    for m in pattern.finditer(segment.text):
-        at, words = 0, []
-        for word in segment.words:
-            if at + len(word.text) > m.start() and at < m.end():
-                words.append(word)
-            at += len(word.text) + 1  # the one space Segment.text puts between words
-        if words:
-            spans.append((words[0].x0, words[-1].x1, words[0].height))
-    return spans
+    return [span for m in pattern.finditer(segment.text) if (span := match_span(segment, m))]
 
 
 def _cell(row, span: tuple[float, float, float]) -> str | None:
-    """The amount of `row` in the column of `span` (x0, x1, pad): the cell overlapping it most."""
-    x0, x1, pad = span
-    cells = [(min(c.x1, x1 + 2 * pad) - max(c.x0, x0 - 2 * pad), c) for c in row.segments[1:]]
-    overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
-    return p.amount(cell.text) if cell is not None and overlap > 0 else None
+    """The amount of `row` in the column of `span` (x0, x1, height)."""
+    cell = cell_in_column(row, span, MONTH_COLUMN_REACH)
+    return p.amount(cell.text) if cell is not None else None
 
 
 def _flat_period(f: Findings, text: str) -> None:

@@ -9,6 +9,7 @@ from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, LOOSE, MISREAD, STRUCTURE, Check, FieldsRead,
                                                Findings, label_test, lexicon)
 from leadflow.extractor.fields.types import AMOUNT, TEXT, YEAR
+from leadflow.extractor.layout import cell_in_column, match_span
 
 ASSESSMENT_SCHEMAS: dict[str, dict] = {
     "tax_year": YEAR,
@@ -268,13 +269,9 @@ def _head_spans(segment) -> list[tuple[str, tuple[float, float, float]]]:
         variants = (pattern, MISREAD.get(pattern), LOOSE.get(pattern))
         found = next((list(v.finditer(segment.text)) for v in variants if v is not None and v.search(segment.text)), [])
         for m in found:
-            at, words = 0, []
-            for word in segment.words:
-                if at + len(word.text) > m.start() and at < m.end():
-                    words.append(word)
-                at += len(word.text) + 1  # the one space Segment.text puts between words
-            if words and not any(name == known for known, _ in spans):
-                spans.append((name, (words[0].x0, words[-1].x1, words[0].height)))
+            span = match_span(segment, m)
+            if span and not any(name == known for known, _ in spans):
+                spans.append((name, span))
     return spans
 
 
@@ -283,11 +280,9 @@ def _span(segment) -> tuple[float, float, float]:
 
 
 def _take(row, span, name: str, current: dict, former: dict, *, now: bool) -> None:
-    """The value of `row` in the column of `span` (x0, x1, pad), as the new figure or as a former one."""
-    x0, x1, pad = span
-    cells = [(min(c.x1, x1 + pad) - max(c.x0, x0 - pad), c) for c in row.segments[1:]]
-    overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
-    value = p.euros(cell.text) if cell is not None and overlap > 0 else None
+    """The value of `row` in the column of `span` (x0, x1, height), as the new figure or as a former one."""
+    cell = cell_in_column(row, span, 1)
+    value = p.euros(cell.text) if cell is not None else None
     if value is None:
         return
     if now:
