@@ -111,6 +111,9 @@ def load() -> dict:
         # A callback receipt that finds no write under way waits this long for others to share
         # its insert (0: writes at once).
         "CALLBACK_GATHER_MS": _int("CALLBACK_GATHER_MS", 2),
+        # The worker's nudges about new deliveries wait this long for more to name (0: each
+        # receipt group sends its own at once).
+        "CALLBACK_NUDGE_GATHER_MS": _int("CALLBACK_NUDGE_GATHER_MS", 20),
         "RECONCILIATION_INTERVAL_MS": _int("RECONCILIATION_INTERVAL_MS", 60_000),
         "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", 5 * 60_000),
         "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS": _int("STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", 10 * 60_000),

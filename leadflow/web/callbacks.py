@@ -4,6 +4,7 @@ Receipts that arrive together in this process are recorded together: one insert 
 commit for all of them (leadflow.group_commit), each request answered once that commit is done,
 so a 2xx still means the delivery is durably recorded."""
 import logging
+import threading
 import time
 from contextlib import suppress
 
@@ -18,6 +19,7 @@ from leadflow.services import callbacks
 bp = Blueprint("callbacks", __name__, url_prefix="/api/extraction")
 log = logging.getLogger(__name__)
 RECEIPTS = "leadflow_callback_receipts"
+NUDGES = "leadflow_delivery_nudges"
 # How long the receipt connection is kept where the pool recycles none (pool_recycle -1 or unset).
 DEFAULT_RECYCLE_SECONDS = 300
 
@@ -58,12 +60,71 @@ class ReceiptConnection:
                 connection.close()
 
 
+class DeliveryNudges:
+    """The worker's nudges about the deliveries this process recorded, gathered for a few
+    milliseconds and sent together: the first new delivery starts the wait, those recorded
+    during it join, and one send names them all (`callbacks.nudge_worker`: a nudge per batch the
+    worker applies). A nudge is a Dramatiq message, and sending one per receipt group was a
+    quarter of a receipt's own CPU; under load a wait gathers several groups. A wait of 0 sends
+    at once, in the request that wrote. Nudges still waiting when the process stops are lost,
+    like any nudge lost: the delivery sweep enqueues what stays unprocessed."""
+
+    def __init__(self, app, wait_seconds: float):
+        self._app = app
+        self._wait = wait_seconds
+        self._lock = threading.Condition()
+        self._waiting: list = []
+        # A wait under way, or its send: newcomers join the waiting list.
+        self._busy = False
+
+    def __call__(self, receipts) -> None:
+        if not self._wait:
+            callbacks.nudge_worker(receipts)
+            return
+        fresh = [receipt for receipt in receipts if not receipt.duplicate]
+        if not fresh:
+            return
+        with self._lock:
+            self._waiting.extend(fresh)
+            if self._busy:
+                return
+            self._busy = True
+        self._start_wait()
+
+    def join(self, timeout: float) -> bool:
+        """Wait until no nudge waits to be sent (a test drains with it); False on timeout."""
+        with self._lock:
+            return self._lock.wait_for(lambda: not self._busy, timeout)
+
+    def _start_wait(self) -> None:
+        timer = threading.Timer(self._wait, self._send)
+        timer.daemon = True
+        timer.start()
+
+    def _send(self) -> None:
+        with self._lock:
+            receipts, self._waiting = self._waiting, []
+        try:
+            with self._app.app_context():
+                callbacks.nudge_worker(receipts)
+        except Exception:
+            log.exception("could not nudge the worker about %d deliveries; the delivery sweep will", len(receipts))
+        with self._lock:
+            # Those recorded while this send was under way get a wait of their own.
+            again = self._busy = bool(self._waiting)
+            if not again:
+                self._lock.notify_all()
+        if again:
+            self._start_wait()
+
+
 @bp.record_once
 def _receipts(state) -> None:
-    # An app made without LeadFlow's settings (the routes alone) writes at once.
+    # An app made without LeadFlow's settings (the routes alone) writes and nudges at once.
+    config = state.app.config
+    nudges = state.app.extensions[NUDGES] = DeliveryNudges(state.app, config.get("CALLBACK_NUDGE_GATHER_MS", 0) / 1000)
     state.app.extensions[RECEIPTS] = GroupCommit(
-        ReceiptConnection().record, gather_seconds=state.app.config.get("CALLBACK_GATHER_MS", 0) / 1000,
-        then=callbacks.nudge_worker)
+        ReceiptConnection().record, gather_seconds=config.get("CALLBACK_GATHER_MS", 0) / 1000, then=nudges)
 
 
 @bp.post("/callbacks")

@@ -64,12 +64,16 @@ class Live:
     def drain(self, timeout: float = 20.0) -> None:
         """Wait until the extractor has sent every callback, every queue is empty and the
         worker idle: nothing of this test can land in the next one."""
+        from leadflow.web.callbacks import NUDGES
         broker, worker = self.app.extensions["leadflow"].jobs.broker, self.started["worker"]
         extractor = self.started["extractor"].service
         deadline = time.monotonic() + timeout
         while True:
             if not extractor.wait_idle(max(deadline - time.monotonic(), 0.1)):
                 raise AssertionError("the extractor did not finish its jobs and callbacks")
+            # Nudges about deliveries that wait a few milliseconds for company are messages too.
+            if not self.app.extensions[NUDGES].join(timeout):
+                raise AssertionError("the worker's nudges were not sent")
             for queue in list(broker.queues):
                 broker.join(queue, fail_fast=False, timeout=int(timeout * 1000))
             worker.join()
