@@ -742,10 +742,12 @@ def _add_versions(session: Session, results: Sequence[_Result]) -> None:
                          "cause": CAUSE_BY_MODE[result.job.mode] if previous_id else "generated",
                          "actor_id": result.job.requested_by_id, "job_id": result.job.id,
                          "replaces_id": previous_id, "storage_key": result.key, "created_at": now})
-    session.execute(DocumentVersion.__table__.insert(), rows)
+    session.execute(_ADD_VERSIONS, rows)
 
 
 _VERSIONS = DocumentVersion.__table__
+# RETURNING makes SQLAlchemy send a batch's rows as one multi-row INSERT, not one per row.
+_ADD_VERSIONS = _VERSIONS.insert().returning(_VERSIONS.c.id)
 _LATEST_VERSIONS = select(_VERSIONS.c.document_id, _VERSIONS.c.part, _VERSIONS.c.id, _VERSIONS.c.number).where(
     _VERSIONS.c.document_id.in_(bindparam("document_ids", expanding=True))).order_by(_VERSIONS.c.number)
 

@@ -54,15 +54,18 @@ def _write(session: Session, deltas: Counter) -> None:
             for (brokerage_id, status), delta in sorted(deltas.items()) if delta]
     if not rows:
         return
-    # One statement run for each row (psycopg sends them together), built once per dialect: a
-    # multi-row VALUES is not cached by SQLAlchemy, and compiling it cost more than running it.
+    # Built once per dialect with one row's parameters: a statement built with many VALUES rows
+    # is not cached by SQLAlchemy, and compiling it cost more than running it. Its RETURNING
+    # makes SQLAlchemy send the rows as one multi-row statement ("insertmanyvalues"), not one
+    # statement per row (a move is two rows: one status down, one up).
     dialect = session.get_bind().dialect.name
     statement = _UPSERT.get(dialect)
     if statement is None:
-        statement = _insert(session)(DocumentStatusCount.__table__)
+        table = DocumentStatusCount.__table__
+        statement = _insert(session)(table)
         statement = _UPSERT[dialect] = statement.on_conflict_do_update(
             index_elements=["brokerage_id", "status"],
-            set_={"count": DocumentStatusCount.__table__.c.count + statement.excluded.count})
+            set_={"count": table.c.count + statement.excluded.count}).returning(table.c.count)
     session.execute(statement, rows)
 
 

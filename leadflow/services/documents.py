@@ -4,7 +4,7 @@ import logging
 import re
 from datetime import timedelta
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from leadflow import outbox, scoping
@@ -192,17 +192,14 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
                         precheck=problem[0].value if problem else pipeline.PRECHECK_PASSED,
                         page_count=pages or None, verification_notes=[], created_at=now, updated_at=now,
                         status_changed_at=now)
-    # Written as two statements on the tables, not through the unit of work (whose flush cost as
-    # much as both inserts): the object never enters the session, every field of it was set here,
-    # and the answer is built from it without reading the row back.
-    session.execute(insert(_DOCUMENTS), {name: value for name, value in vars(document).items()
-                                         if not name.startswith("_")})
+    # Written on the tables with its audit row (one statement on PostgreSQL), not through the unit
+    # of work (whose flush cost as much as both inserts): the object never enters the session,
+    # every field of it was set here, and the answer is built from it without reading the row back.
+    transitions.create(session, {name: value for name, value in vars(document).items() if not name.startswith("_")},
+                       actor_id=user.id, action="uploaded", note=f"{document.filename}, {size} bytes")
     counts.bump(session, brokerage_id, {Status.PENDING.value: +1})
     if intent is not None:
         session.delete(intent)
-    session.execute(transitions.ADD_AUDIT, {"document_id": document_id, "actor_id": user.id, "action": "uploaded",
-                                            "from_status": None, "to_status": Status.PENDING.value,
-                                            "note": f"{document.filename}, {size} bytes", "created_at": now})
     outbox.record(session, DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
     outbox.record(session, VerificationRequested(document_id, brokerage_id))
     outbox.commit(session)

@@ -6,12 +6,14 @@ update. Either is guarded by the status it expects: zero rows means someone else
 The statements are on the tables, not the ORM entities: every status change of the pipeline runs
 through here, and an ORM-enabled update (or an audit row left to the unit of work's flush) cost
 about as much again to prepare as to run. Rows already loaded in the session are told what changed
-(`_expire_loaded`).
+(`_expire_loaded`). On PostgreSQL a move's audit row is written by the move's own statement (an
+INSERT in a WITH of the UPDATE, fed by what the UPDATE returned): one round trip per move, not
+two, and still no row when nothing moved. SQLite has no data-modifying WITH: two statements.
 """
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from sqlalchemy import bindparam, case, func, insert, literal, update
+from sqlalchemy import bindparam, case, func, insert, literal, null, select, update
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -26,8 +28,9 @@ from leadflow.services import counts
 
 _DOCUMENTS = Document.__table__
 _JOBS = ExtractionJob.__table__
+_AUDIT = AuditEntry.__table__
 # One audit row (an upload's first too); compiled once per set of keys given (SQLAlchemy's cache).
-ADD_AUDIT = insert(AuditEntry.__table__)
+ADD_AUDIT = insert(_AUDIT)
 
 
 def apply(session: Session, document_id: str, source: Status, target: Status, *, action: str = "status_changed",
@@ -54,17 +57,19 @@ def _move(session: Session, document_id: str, source: Status, target: Status, *,
     lifecycle.check(source, target)
     now = utcnow()
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
+    audited = _audits_in_statement(session)
+    parameters = {"document_id": document_id, "moved_at": now, "audit_actor_id": actor_id, "audit_action": action,
+                  "audit_note": note}
     if any(isinstance(value, ClauseElement) for value in fields.values()):
-        statement = _move_statement(source, target, values, now)
-        parameters = {"document_id": document_id}
+        statement = _move_statement(source, target, values, now, audited)
     else:
-        statement = _MOVES.get((source, target, tuple(fields)))
+        statement = _MOVES.get((source, target, tuple(fields), audited))
         if statement is None:
-            statement = _MOVES[(source, target, tuple(fields))] = _move_statement(
+            statement = _MOVES[(source, target, tuple(fields), audited)] = _move_statement(
                 source, target, {"status": target.value, "updated_at": _MOVED_AT, "status_changed_at": _MOVED_AT,
                                  **{name: bindparam(f"set_{name}", type_=_DOCUMENTS.c[name].type) for name in fields}},
-                _MOVED_AT)
-        parameters = {"document_id": document_id, "moved_at": now, **{f"set_{k}": v for k, v in fields.items()}}
+                _MOVED_AT, audited)
+        parameters.update({f"set_{k}": v for k, v in fields.items()})
     row = session.execute(statement, parameters).first()
     if row is None:
         return None
@@ -73,13 +78,30 @@ def _move(session: Session, document_id: str, source: Status, target: Status, *,
     _expire_loaded(session, Document, document_id, values, fresh={"current_job_id": row.current_job_id})
     counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
-    session.execute(ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
-                                 "from_status": source.value, "to_status": target.value, "note": note,
-                                 "created_at": now})
+    if not audited:
+        session.execute(ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
+                                     "from_status": source.value, "to_status": target.value, "note": note,
+                                     "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=target.value,
         title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
     return row
+
+
+def create(session: Session, row: Mapping[str, object], *, actor_id: int | None, action: str, note: str | None) -> None:
+    """A new document's row (every column given, in `row`) and its first audit row, to its
+    status; the caller bumps the counts and commits."""
+    now = row["created_at"]
+    audit = {"audit_actor_id": actor_id, "audit_action": action, "audit_note": note, "moved_at": now}
+    if _audits_in_statement(session):
+        statement = _CREATES.get(tuple(row))
+        if statement is None:
+            statement = _CREATES[tuple(row)] = _create_statement(tuple(row), Status(row["status"]))
+        session.execute(statement, {**{f"new_{name}": value for name, value in row.items()}, **audit})
+        return
+    session.execute(insert(_DOCUMENTS), dict(row))
+    session.execute(ADD_AUDIT, {"document_id": row["id"], "actor_id": actor_id, "action": action, "from_status": None,
+                                 "to_status": row["status"], "note": note, "created_at": now})
 
 
 def apply_many(session: Session, document_ids: Iterable[str], source: Status, target: Status, *,
@@ -98,12 +120,19 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
     values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
     for name, by_document in (per_document or {}).items():
         values[name] = _per_row(_DOCUMENTS, name, by_document)
-    rows = session.execute(
-        update(_DOCUMENTS)
-        .where(_DOCUMENTS.c.id.in_(document_ids), _DOCUMENTS.c.status == source.value, *guards)
-        .values(**_terminal(values, target, now))
-        .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes,
-                   _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at)).all()
+    statement = (update(_DOCUMENTS)
+                 .where(_DOCUMENTS.c.id.in_(document_ids), _DOCUMENTS.c.status == source.value, *guards)
+                 .values(**_terminal(values, target, now))
+                 .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
+                            _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at))
+    audited = _audits_in_statement(session)
+    if audited:
+        moved = statement.cte("moved")
+        note = case({document_id: literal(text, type_=_AUDIT.c.note.type) for document_id, text in notes.items()},
+                    value=moved.c.id) if notes else null()
+        statement = select(*moved.c).add_cte(_audit_of(moved, null(), literal(action, type_=_AUDIT.c.action.type),
+                                                        source, target, note, literal(now, type_=_MOVED_AT.type)))
+    rows = session.execute(statement).all()
     if not rows:
         return []
     moved_per_brokerage = Counter()
@@ -116,9 +145,10 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
             title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
     for brokerage_id, moved in moved_per_brokerage.items():
         counts.bump(session, brokerage_id, {source.value: -moved, target.value: +moved})
-    session.execute(ADD_AUDIT, [
-        {"document_id": row.id, "actor_id": None, "action": action, "from_status": source.value,
-         "to_status": target.value, "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
+    if not audited:
+        session.execute(ADD_AUDIT, [
+            {"document_id": row.id, "actor_id": None, "action": action, "from_status": source.value,
+             "to_status": target.value, "note": (notes or {}).get(row.id), "created_at": now} for row in rows])
     return [row.id for row in rows]
 
 
@@ -204,13 +234,49 @@ def _per_row(table, name: str, by_id: Mapping[str, object]):
     return case({row_id: literal(value, type_=column.type) for row_id, value in by_id.items()}, value=table.c.id)
 
 
-def _move_statement(source: Status, target: Status, values: dict, now):
-    return (update(_DOCUMENTS)
-            .where(_DOCUMENTS.c.id == bindparam("document_id"), _DOCUMENTS.c.status == source.value)
-            .values(**_terminal(values, target, now))
-            .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes,
-                       _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at, _DOCUMENTS.c.current_job_id,
-                       _DOCUMENTS.c.storage_key, _DOCUMENTS.c.owner_id))
+def _move_statement(source: Status, target: Status, values: dict, now, audited: bool):
+    statement = (update(_DOCUMENTS)
+                 .where(_DOCUMENTS.c.id == bindparam("document_id"), _DOCUMENTS.c.status == source.value)
+                 .values(**_terminal(values, target, now))
+                 .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
+                            _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at,
+                            _DOCUMENTS.c.current_job_id, _DOCUMENTS.c.storage_key, _DOCUMENTS.c.owner_id))
+    if not audited:
+        return statement
+    moved = statement.cte("moved")
+    return select(*moved.c).add_cte(_audit_of(
+        moved, bindparam("audit_actor_id", type_=_AUDIT.c.actor_id.type),
+        bindparam("audit_action", type_=_AUDIT.c.action.type), source, target,
+        bindparam("audit_note", type_=_AUDIT.c.note.type), _MOVED_AT))
+
+
+def _audit_of(moved, actor_id, action, source: Status, target: Status, note, created_at):
+    """The audit rows of the documents a move's UPDATE returned, as a data-modifying WITH of it
+    (PostgreSQL runs one to completion whether or not the main query reads it)."""
+    return insert(_AUDIT).from_select(
+        ["document_id", "actor_id", "action", "from_status", "to_status", "note", "created_at"],
+        select(moved.c.id, actor_id, action, literal(source.value, type_=_AUDIT.c.from_status.type),
+               literal(target.value, type_=_AUDIT.c.to_status.type), note, created_at)).cte("audit")
+
+
+def _create_statement(columns: tuple[str, ...], status: Status):
+    created = insert(_DOCUMENTS).values(
+        {name: bindparam(f"new_{name}", type_=_DOCUMENTS.c[name].type) for name in columns}
+    ).returning(_DOCUMENTS.c.id).cte("created")
+    return insert(_AUDIT).from_select(
+        ["document_id", "actor_id", "action", "from_status", "to_status", "note", "created_at"],
+        select(created.c.id, bindparam("audit_actor_id", type_=_AUDIT.c.actor_id.type),
+               bindparam("audit_action", type_=_AUDIT.c.action.type), null(),
+               literal(status.value, type_=_AUDIT.c.to_status.type),
+               bindparam("audit_note", type_=_AUDIT.c.note.type), _MOVED_AT)).add_cte(created)
+
+
+# A new document's INSERT with its audit row per set of columns given (PostgreSQL), built once.
+_CREATES: dict = {}
+
+
+def _audits_in_statement(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
 
 
 # A move's UPDATE per shape (from, to, the other columns it sets), built once with bind parameters:
