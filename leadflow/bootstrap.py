@@ -53,8 +53,8 @@ def broker_from_config(config: Mapping, dedup) -> dramatiq.Broker:
     so that a sender can enqueue (and the metrics count) before any actor is."""
     url = config.get("REDIS_URL")
     if url:
-        from dramatiq.brokers.redis import RedisBroker
-        broker = RedisBroker(url=url, namespace=jobs.namespace(config), socket_timeout=5, socket_connect_timeout=5)
+        broker = jobs.patient_redis_broker(url=url, namespace=jobs.namespace(config), socket_timeout=5,
+                                           socket_connect_timeout=5)
     else:
         broker = StubBroker()
     # Dramatiq runs the after-hooks last-added first: placed before Retries, the key's release
