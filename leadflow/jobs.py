@@ -130,10 +130,10 @@ def patient_redis_broker(**options) -> dramatiq.Broker:
 
     class PatientConsumer(_RedisConsumer):
         """After each message Dramatiq's consumer asks an empty queue again in 5-10 ms, then
-        doubling: at a few documents a second per process that was about seven fetch scripts per
-        document, a sixth of the worker's CPU (py-spy, bench-pipeline; Redis INFO commandstats).
-        This one starts its next wait at 40-80 ms; a queue with messages waiting is read at once
-        as before, and an idle one is asked once a second (the worker timeout) as before."""
+        doubling, each ask a fetch script on Redis: at a few documents a second per process the
+        consumer threads were a sixth of the worker's CPU (py-spy, bench-pipeline). This one
+        starts its next wait at 40-80 ms; a queue with messages waiting is read at once as
+        before, and an idle one is asked once a second (the worker timeout) as before."""
 
         def __next__(self):
             message = super().__next__()

@@ -94,9 +94,10 @@ def create(session: Session, row: Mapping[str, object], *, actor_id: int | None,
     now = row["created_at"]
     audit = {"audit_actor_id": actor_id, "audit_action": action, "audit_note": note, "moved_at": now}
     if _audits_in_statement(session):
-        statement = _CREATES.get(tuple(row))
+        shape = (tuple(row), Status(row["status"]))
+        statement = _CREATES.get(shape)
         if statement is None:
-            statement = _CREATES[tuple(row)] = _create_statement(tuple(row), Status(row["status"]))
+            statement = _CREATES[shape] = _create_statement(*shape)
         session.execute(statement, {**{f"new_{name}": value for name, value in row.items()}, **audit})
         return
     session.execute(insert(_DOCUMENTS), dict(row))
@@ -250,12 +251,13 @@ def _move_statement(source: Status, target: Status, values: dict, now, audited: 
         bindparam("audit_note", type_=_AUDIT.c.note.type), _MOVED_AT))
 
 
-def _audit_of(moved, actor_id, action, source: Status, target: Status, note, created_at):
-    """The audit rows of the documents a move's UPDATE returned, as a data-modifying WITH of it
-    (PostgreSQL runs one to completion whether or not the main query reads it)."""
+def _audit_of(rows, actor_id, action, source: Status | None, target: Status, note, created_at):
+    """The audit rows of the documents a statement returned (`rows`, its CTE), as a data-modifying
+    WITH beside it (PostgreSQL runs one to completion whether or not the main query reads it)."""
     return insert(_AUDIT).from_select(
         ["document_id", "actor_id", "action", "from_status", "to_status", "note", "created_at"],
-        select(moved.c.id, actor_id, action, literal(source.value, type_=_AUDIT.c.from_status.type),
+        select(rows.c.id, actor_id, action,
+               literal(source.value, type_=_AUDIT.c.from_status.type) if source is not None else null(),
                literal(target.value, type_=_AUDIT.c.to_status.type), note, created_at)).cte("audit")
 
 
@@ -263,15 +265,13 @@ def _create_statement(columns: tuple[str, ...], status: Status):
     created = insert(_DOCUMENTS).values(
         {name: bindparam(f"new_{name}", type_=_DOCUMENTS.c[name].type) for name in columns}
     ).returning(_DOCUMENTS.c.id).cte("created")
-    return insert(_AUDIT).from_select(
-        ["document_id", "actor_id", "action", "from_status", "to_status", "note", "created_at"],
-        select(created.c.id, bindparam("audit_actor_id", type_=_AUDIT.c.actor_id.type),
-               bindparam("audit_action", type_=_AUDIT.c.action.type), null(),
-               literal(status.value, type_=_AUDIT.c.to_status.type),
-               bindparam("audit_note", type_=_AUDIT.c.note.type), _MOVED_AT)).add_cte(created)
+    return select(created.c.id).add_cte(_audit_of(
+        created, bindparam("audit_actor_id", type_=_AUDIT.c.actor_id.type),
+        bindparam("audit_action", type_=_AUDIT.c.action.type), None, status,
+        bindparam("audit_note", type_=_AUDIT.c.note.type), _MOVED_AT))
 
 
-# A new document's INSERT with its audit row per set of columns given (PostgreSQL), built once.
+# A new document's INSERT with its audit row per set of columns given and status (PostgreSQL), built once.
 _CREATES: dict = {}
 
 
