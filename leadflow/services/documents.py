@@ -206,7 +206,6 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
     return document
 
 
-_DOCUMENTS = Document.__table__
 # A client's cases (two are enough to tell one from several), built once: every upload asks.
 _CLIENT_CASES = select(Workspace.__table__.c.id, Workspace.__table__.c.brokerage_id).join(
     WorkspaceMember.__table__, WorkspaceMember.__table__.c.workspace_id == Workspace.__table__.c.id).where(
