@@ -1,10 +1,11 @@
 """Starting LeadFlow's distributed mode as separate processes, for the chaos run and the benchmarks.
 
-A `Stack` owns a fresh PostgreSQL database, an S3 server (moto's, as its own process), a Redis
-namespace and realtime channel of its own, and every process it starts. Each process runs in a
-process group of its own, so a SIGKILL takes a `dramatiq` master together with its worker
-children, the way a machine going away would. Leaving the `with` block stops them all, drops
-the database and deletes the namespace's Redis keys; the logs stay when something failed.
+A `Stack` owns a fresh PostgreSQL database, an S3 server (moto's app behind gunicorn, which keeps
+connections alive: `bench/s3_server.py`), a Redis namespace and realtime channel of its own, and
+every process it starts. Each process runs in a process group of its own, so a SIGKILL takes a
+`dramatiq` master together with its worker children, the way a machine going away would.
+Leaving the `with` block stops them all, drops the database and deletes the namespace's Redis
+keys; the logs stay when something failed.
 """
 import base64
 import os
@@ -188,7 +189,8 @@ class Stack:
         }
         if self.redis_port is not None:
             self._start_redis()
-        self.start("s3", [str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(s3_port)])
+        self.start("s3", [str(BIN / "gunicorn"), "--config", str(ROOT / "bench" / "s3_gunicorn.conf.py"),
+                          "--bind", f"127.0.0.1:{s3_port}", "--pythonpath", str(ROOT), "bench.s3_server:app"])
         wait_until(lambda: answers(self.env["S3_ENDPOINT_URL"]), 30, "the S3 server")
 
     def down(self) -> None:
