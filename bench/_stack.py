@@ -190,7 +190,7 @@ class Stack:
         if self.redis_port is not None:
             self._start_redis()
         self.start("s3", [str(BIN / "gunicorn"), "--config", str(ROOT / "bench" / "s3_gunicorn.conf.py"),
-                          "--bind", f"127.0.0.1:{s3_port}", "--pythonpath", str(ROOT), "bench.s3_server:app"])
+                          "--bind", f"127.0.0.1:{s3_port}", "--chdir", str(ROOT), "bench.s3_server:app"])
         wait_until(lambda: answers(self.env["S3_ENDPOINT_URL"]), 30, "the S3 server")
 
     def down(self) -> None:
