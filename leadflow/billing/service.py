@@ -12,9 +12,10 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import bindparam, case, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from leadflow import statements
 from leadflow.billing import ledger
 from leadflow.domain.lifecycle import JobStatus
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, ExtractionJob, User, utcnow
@@ -23,6 +24,18 @@ from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Documen
 # document, and the ORM's version of an update costs about as much again to prepare as to run.
 _WALLETS = CreditWallet.__table__
 _RESERVATIONS = CreditReservation.__table__
+# The wallet's statements, built once (see leadflow/statements.py). A balance or hold moves as
+# `x = x + :n` in SQL, guarded, never read-modify-write in Python.
+# (An update's bind parameter may not be named as a column of its table.)
+_WALLET_STATE = select(_WALLETS.c.granted, _WALLETS.c.balance, _WALLETS.c.reserved, _WALLETS.c.settled).where(
+    _WALLETS.c.brokerage_id == bindparam("wallet_of"))
+_HOLD = update(_WALLETS).where(_WALLETS.c.brokerage_id == bindparam("wallet_of"),
+                               _WALLETS.c.balance >= bindparam("pages")).values(
+    balance=_WALLETS.c.balance - bindparam("pages"), reserved=_WALLETS.c.reserved + bindparam("pages"))
+_SHIFT = update(_WALLETS).where(_WALLETS.c.brokerage_id == bindparam("wallet_of"),
+                                _WALLETS.c.reserved >= -bindparam("to_reserved")).values(
+    reserved=_WALLETS.c.reserved + bindparam("to_reserved"), balance=_WALLETS.c.balance + bindparam("to_balance"),
+    settled=_WALLETS.c.settled + bindparam("to_settled"))
 
 log = logging.getLogger(__name__)
 RESERVATION_LIFETIME = timedelta(hours=24)
@@ -35,8 +48,7 @@ class DailyAllowanceReached(ledger.LedgerError):
 
 
 def wallet_state(session: Session, brokerage_id: int) -> ledger.Wallet:
-    row = session.execute(select(_WALLETS.c.granted, _WALLETS.c.balance, _WALLETS.c.reserved,
-                                    _WALLETS.c.settled).where(_WALLETS.c.brokerage_id == brokerage_id)).first()
+    row = session.execute(_WALLET_STATE, {"wallet_of": brokerage_id}).first()
     if row is None:
         return ledger.Wallet(granted=0, balance=0, reserved=0, settled=0)
     return ledger.Wallet(granted=row.granted, balance=row.balance, reserved=row.reserved, settled=row.settled)
@@ -75,11 +87,7 @@ def reserve(session: Session, brokerage_id: int, job_id: str, pages: int, *, own
         if used + pages > daily_allowance:
             raise DailyAllowanceReached(
                 f"client {owner_id} has had {used} of {daily_allowance} pages today; {pages} more asked")
-    moved = session.execute(
-        update(_WALLETS)
-        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.balance >= pages)
-        .values(balance=_WALLETS.c.balance - pages, reserved=_WALLETS.c.reserved + pages)
-    ).rowcount
+    moved = session.execute(_HOLD, {"wallet_of": brokerage_id, "pages": pages}).rowcount
     if moved != 1:
         raise ledger.InsufficientCredits(
             f"{pages} pages needed, {wallet_state(session, brokerage_id).balance} available")
@@ -99,10 +107,7 @@ def reserve_many(session: Session, brokerage_id: int, pages_by_job: dict[str, in
     if any(pages <= 0 for pages in pages_by_job.values()):
         raise ledger.LedgerError("a reservation must be a positive number of pages")
     total = sum(pages_by_job.values())
-    moved = session.execute(
-        update(_WALLETS)
-        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.balance >= total)
-        .values(balance=_WALLETS.c.balance - total, reserved=_WALLETS.c.reserved + total)).rowcount
+    moved = session.execute(_HOLD, {"wallet_of": brokerage_id, "pages": total}).rowcount
     if moved != 1:
         raise ledger.InsufficientCredits(f"{total} pages needed for {len(pages_by_job)} jobs, "
                                          f"{wallet_state(session, brokerage_id).balance} available")
@@ -164,17 +169,12 @@ def settle_many(session: Session, pages_by_job: dict[str, int]) -> dict[str, led
         raise ledger.LedgerError("used pages cannot be negative")
     if not pages_by_job:
         return {}
-    now = utcnow()
-    used = case(pages_by_job, value=_RESERVATIONS.c.job_id)
-    closed = session.execute(
-        update(_RESERVATIONS)
-        .where(_RESERVATIONS.c.job_id.in_(list(pages_by_job)), _RESERVATIONS.c.status == "open",
-               _RESERVATIONS.c.expires_at > now)
-        .values(status="settled", closed_at=now,
-                pages_charged=case((_RESERVATIONS.c.pages < used, _RESERVATIONS.c.pages), else_=used))
-        .returning(_RESERVATIONS.c.id, _RESERVATIONS.c.job_id, _RESERVATIONS.c.pages,
-                   _RESERVATIONS.c.brokerage_id)
-        .execution_options(synchronize_session=False)).all()
+    parameters = {"now": utcnow()}
+    for i, (job_id, pages) in enumerate(pages_by_job.items()):
+        parameters[f"job_{i}"], parameters[f"used_{i}"] = job_id, pages
+    statement = statements.built_once(("settle_many", len(pages_by_job)),
+                                      lambda: _settle_many_statement(len(pages_by_job)), rows=len(pages_by_job))
+    closed = session.execute(statement, parameters).all()
     moves: dict[int, list[int]] = {}
     for row in closed:
         within = min(pages_by_job[row.job_id], row.pages)
@@ -329,15 +329,25 @@ def _close_open(session: Session, job_id: str, state: str, *conditions, **values
 def _move(session: Session, brokerage_id: int, *, reserved: int, balance: int, settled: int) -> None:
     """Shift pages between the wallet's columns in one relative update; `reserved` is what
     leaves the open reservations (negative), and the wallet must hold it."""
-    moved = session.execute(
-        update(_WALLETS)
-        .where(_WALLETS.c.brokerage_id == brokerage_id, _WALLETS.c.reserved >= -reserved)
-        .values(reserved=_WALLETS.c.reserved + reserved, balance=_WALLETS.c.balance + balance,
-                settled=_WALLETS.c.settled + settled)).rowcount
+    moved = session.execute(_SHIFT, {"wallet_of": brokerage_id, "to_reserved": reserved, "to_balance": balance,
+                                     "to_settled": settled}).rowcount
     if moved != 1:
         # The wallet does not hold what an open reservation says it holds: refuse, so the
         # caller rolls back and the discrepancy stays visible to the check.
         raise ledger.LedgerError(f"wallet of brokerage {brokerage_id} holds less than {-reserved} reserved pages")
+
+
+def _settle_many_statement(count: int):
+    jobs = [bindparam(f"job_{i}", type_=_RESERVATIONS.c.job_id.type) for i in range(count)]
+    used = case(*[(job, bindparam(f"used_{i}", type_=_RESERVATIONS.c.pages.type)) for i, job in enumerate(jobs)],
+                value=_RESERVATIONS.c.job_id)
+    now = bindparam("now", type_=_RESERVATIONS.c.closed_at.type)
+    return (update(_RESERVATIONS)
+            .where(_RESERVATIONS.c.job_id.in_(jobs), _RESERVATIONS.c.status == "open", _RESERVATIONS.c.expires_at > now)
+            .values(status="settled", closed_at=now,
+                    pages_charged=case((_RESERVATIONS.c.pages < used, _RESERVATIONS.c.pages), else_=used))
+            .returning(_RESERVATIONS.c.id, _RESERVATIONS.c.job_id, _RESERVATIONS.c.pages, _RESERVATIONS.c.brokerage_id)
+            .execution_options(synchronize_session=False))
 
 
 def _charge_from_balance(session: Session, brokerage_id: int, pages: int) -> bool:

@@ -22,7 +22,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from leadflow import metrics, notes, outbox, scoping
+from leadflow import metrics, notes, outbox, scoping, statements
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, Status
@@ -216,19 +216,12 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
     DeliveryTooEarly naming those that came too early."""
     named_ids = list(dict.fromkeys([delivery_id, *also]))
     # Plain rows (id, job_id, payload), not ORM objects: nothing here changes them through the ORM.
-    deliveries, jobs = CallbackDelivery.__table__, ExtractionJob.__table__
-    named = session.execute(select(deliveries.c.id, deliveries.c.job_id, deliveries.c.payload).where(
-        deliveries.c.id.in_(named_ids), deliveries.c.processed_at.is_(None))
-        .order_by(deliveries.c.received_at).with_for_update(skip_locked=True)).all()
+    named = session.execute(_CLAIM_NAMED, {"named_ids": named_ids}).all()
     others = []
     if limit > len(named_ids):
-        others = session.execute(
-            select(deliveries.c.id, deliveries.c.job_id, deliveries.c.payload)
-            .select_from(deliveries.outerjoin(jobs, jobs.c.id == deliveries.c.job_id))
-            .where(deliveries.c.processed_at.is_(None), deliveries.c.id.not_in(named_ids),
-                   or_(jobs.c.id.is_(None), jobs.c.status != JobStatus.CREATED.value))
-            .order_by(deliveries.c.received_at).limit(limit - len(named_ids))
-            .with_for_update(of=deliveries, skip_locked=True)).all()
+        others = session.execute(statements.built_once(("claim-other-deliveries", limit - len(named_ids)),
+                                                       lambda: _claim_others(limit - len(named_ids))),
+                                 {"named_ids": named_ids}).all()
     claimed = list(named) + list(others)
     outcomes: dict[str, str] = {}
     problems = _BatchProblems(named_ids)
@@ -262,6 +255,29 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
         ports.jobs.send(PROCESS_ACTOR, claimed_id, delay_ms=RETRY_IN_BATCH_MS)
     problems.raise_named()
     return outcomes
+
+
+_DELIVERIES = CallbackDelivery.__table__
+_JOBS = ExtractionJob.__table__
+_STATUS_COUNTS = DocumentStatusCount.__table__
+_CLAIM_NAMED = select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload).where(
+    _DELIVERIES.c.id.in_(bindparam("named_ids", expanding=True)), _DELIVERIES.c.processed_at.is_(None)) \
+    .order_by(_DELIVERIES.c.received_at).with_for_update(skip_locked=True)
+_LOCK_COUNTS = select(_STATUS_COUNTS.c.brokerage_id).where(_STATUS_COUNTS.c.brokerage_id.in_(
+    select(_JOBS.c.brokerage_id).where(_JOBS.c.id.in_(bindparam("job_ids", expanding=True))).distinct())) \
+    .order_by(_STATUS_COUNTS.c.brokerage_id, _STATUS_COUNTS.c.status).with_for_update()
+
+
+def _claim_others(limit: int):
+    """Up to `limit` other unprocessed deliveries, oldest first, whose job is no longer waiting to
+    be recorded as accepted (or that name no job we know)."""
+    return (select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload)
+            .select_from(_DELIVERIES.outerjoin(_JOBS, _JOBS.c.id == _DELIVERIES.c.job_id))
+            .where(_DELIVERIES.c.processed_at.is_(None),
+                   _DELIVERIES.c.id.not_in(bindparam("named_ids", expanding=True)),
+                   or_(_JOBS.c.id.is_(None), _JOBS.c.status != JobStatus.CREATED.value))
+            .order_by(_DELIVERIES.c.received_at).limit(limit)
+            .with_for_update(of=_DELIVERIES, skip_locked=True))
 
 
 class _BatchProblems:
@@ -307,10 +323,7 @@ def _lock_counts(session: Session, job_ids: list[str]) -> None:
     one as the deliveries come, two batches would take them in different orders and deadlock."""
     if not job_ids:
         return
-    jobs, status_counts = ExtractionJob.__table__, DocumentStatusCount.__table__
-    brokerages = select(jobs.c.brokerage_id).where(jobs.c.id.in_(job_ids)).distinct()
-    session.execute(select(status_counts.c.brokerage_id).where(status_counts.c.brokerage_id.in_(brokerages))
-                    .order_by(status_counts.c.brokerage_id, status_counts.c.status).with_for_update())
+    session.execute(_LOCK_COUNTS, {"job_ids": job_ids})
 
 
 def _apply_one(session: Session, ports: Ports, delivery) -> str:
@@ -610,7 +623,7 @@ def _write_results(session: Session, results: list[_Result]) -> dict[str, str]:
             session, [document_id for document_id, _ in fields], Status.EXTRACTING, target,
             action="extraction_completed", notes={result.document.id: result.note for result in group},
             per_document={name: {document_id: values[name] for document_id, values in fields} for name in fields[0][1]},
-            guards=(Document.__table__.c.current_job_id.in_(job_ids),))
+            job_among=job_ids)
         if len(moved) != len(group):
             raise _Raced("a document moved on meanwhile")
     _add_versions(session, results)
@@ -718,7 +731,6 @@ def _mark_many(session: Session, outcomes: dict[str, str]) -> None:
                             for delivery_id, outcome in outcomes.items()])
 
 
-_DELIVERIES = CallbackDelivery.__table__
 _MARK = update(_DELIVERIES).where(_DELIVERIES.c.id == bindparam("delivery_id"), _DELIVERIES.c.processed_at.is_(None)) \
     .values(processed_at=bindparam("at"), outcome=bindparam("what"))
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from leadflow import breaker, notes, outbox, scoping
+from leadflow import breaker, notes, outbox, scoping, statements
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import filetypes
@@ -209,8 +209,10 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
                             output_spec=output_spec, requested_by_id=actor_id, status=JobStatus.CREATED.value,
                             resume_status=source.value if mode != "first" else None)
         session.add(job)
-        session.execute(update(Document).where(Document.id == document_id)
-                        .values(current_job_id=job.id, page_count=expected_pages))
+        session.execute(_GIVE_JOB, {"document_id": document_id, "job_id": job.id, "pages": expected_pages})
+        # As the ORM's update did: a copy of the row already loaded holds the new values.
+        transitions.expire_loaded(session, Document, document_id, (),
+                                  fresh={"current_job_id": job.id, "page_count": expected_pages})
     job_id = job.id
     try:
         # A client's own uploads count against their daily page allowance; a person's rerun does not.
@@ -294,6 +296,8 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     return Outcome.SUBMITTED
 
 
+_GIVE_JOB = update(Document.__table__).where(Document.__table__.c.id == bindparam("document_id")).values(
+    current_job_id=bindparam("job_id"), page_count=bindparam("pages"))
 # What `documents.precheck` holds when the file passed (else the RejectionCode of its problem).
 PRECHECK_PASSED = "passed"
 
@@ -575,12 +579,8 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     limit = min(ports.settings.get("CLAIM_BATCH_SIZE", 1), MAX_BATCH) - 1
     if limit <= 0:
         return []
-    candidates = session.execute(
-        select(Document.id, Document.owner_id, Document.page_count, Document.storage_key)
-        .where(Document.brokerage_id == brokerage_id, Document.status == Status.PENDING.value,
-               Document.precheck == PRECHECK_PASSED, Document.current_job_id.is_(None), Document.id != document_id)
-        .order_by(Document.created_at).limit(limit)
-        .with_for_update(skip_locked=True, of=Document)).all()
+    candidates = session.execute(statements.built_once(("companions", limit), lambda: _companions_statement(limit)),
+                                 {"brokerage_id": brokerage_id, "document_id": document_id}).all()
     if not candidates:
         return []
     now = ports.clock.now()
@@ -604,7 +604,7 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
         notes={c.id: f"with {document_id}" for c, _, _ in chosen},
         per_document={"current_job_id": {c.id: job for c, _, job in chosen},
                       "page_count": {c.id: pages for c, pages, _ in chosen}},
-        guards=(Document.__table__.c.current_job_id.is_(None),)))
+        without_job=True))
     chosen = [(c, pages, job) for c, pages, job in chosen if c.id in claimed]
     if not chosen:
         return []
@@ -615,6 +615,16 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     # the balance read above holds; a refusal here undoes the whole claim, this document's too.
     billing.reserve_many(session, brokerage_id, {job: pages for _, pages, job in chosen}, now=now)
     return [_Companion(c.id, job, c.storage_key) for c, _, job in chosen]
+
+
+def _companions_statement(limit: int):
+    documents = Document.__table__
+    return (select(documents.c.id, documents.c.owner_id, documents.c.page_count, documents.c.storage_key)
+            .where(documents.c.brokerage_id == bindparam("brokerage_id"), documents.c.status == Status.PENDING.value,
+                   documents.c.precheck == PRECHECK_PASSED, documents.c.current_job_id.is_(None),
+                   documents.c.id != bindparam("document_id"))
+            .order_by(documents.c.created_at).limit(limit)
+            .with_for_update(skip_locked=True, of=documents))
 
 
 def _submit_together(ports: Ports, submissions: list[dict]) -> list[Exception | None]:
@@ -656,13 +666,8 @@ def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
     if taken:
         now = ports.clock.now()
         deadline = now + timedelta(seconds=ports.settings["EXTRACTION_DEADLINE_SECONDS"])
-        jobs = ExtractionJob.__table__
-        accepted = set(session.scalars(
-            update(jobs)
-            .where(jobs.c.id.in_([job for job, _ in taken]), jobs.c.status == JobStatus.CREATED.value)
-            .values(status=JobStatus.ACCEPTED.value, accepted_at=now, deadline_at=deadline,
-                    submit_attempts=jobs.c.submit_attempts + 1)
-            .returning(jobs.c.id)).all())
+        accepted = set(session.scalars(_ACCEPT_JOBS, {"job_ids": [job for job, _ in taken], "now": now,
+                                                      "deadline": deadline}).all())
         moving = {document: job for job, document in taken if job in accepted}
         moved = set(transitions.apply_many(
             session, moving, Status.PROCESSING, Status.EXTRACTING, action="extraction_started",
@@ -693,6 +698,15 @@ def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
             outbox.record(session, VerificationRequested(document_id, brokerage_id))
     outbox.commit(session)
     return own_moved
+
+
+_JOBS = ExtractionJob.__table__
+_ACCEPT_JOBS = (update(_JOBS)
+                .where(_JOBS.c.id.in_(bindparam("job_ids", expanding=True)), _JOBS.c.status == JobStatus.CREATED.value)
+                .values(status=JobStatus.ACCEPTED.value, accepted_at=bindparam("now", type_=_JOBS.c.accepted_at.type),
+                        deadline_at=bindparam("deadline", type_=_JOBS.c.deadline_at.type),
+                        submit_attempts=_JOBS.c.submit_attempts + 1)
+                .returning(_JOBS.c.id))
 
 
 def _wait_for_allowance(session: Session, document_id: str, source: Status, exc: Exception, *,

@@ -6,12 +6,12 @@ update. Either is guarded by the status it expects: zero rows means someone else
 The statements are on the tables, not the ORM entities: every status change of the pipeline runs
 through here, and an ORM-enabled update (or an audit row left to the unit of work's flush) cost
 about as much again to prepare as to run. Rows already loaded in the session are told what changed
-(`_expire_loaded`). On PostgreSQL a move's audit row is written by the move's own statement (an
+(`expire_loaded`). On PostgreSQL a move's audit row is written by the move's own statement (an
 INSERT in a WITH of the UPDATE, fed by what the UPDATE returned): one round trip per move, not
 two, and still no row when nothing moved. SQLite has no data-modifying WITH: two statements.
 """
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from sqlalchemy import bindparam, case, func, insert, literal, null, select, update
 from sqlalchemy.sql import ClauseElement
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
-from leadflow import metrics, outbox
+from leadflow import metrics, outbox, statements
 from leadflow.domain import lifecycle
 from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import JobStatus, Status
@@ -63,19 +63,17 @@ def _move(session: Session, document_id: str, source: Status, target: Status, *,
     if any(isinstance(value, ClauseElement) for value in fields.values()):
         statement = _move_statement(source, target, values, now, audited)
     else:
-        statement = _MOVES.get((source, target, tuple(fields), audited))
-        if statement is None:
-            statement = _MOVES[(source, target, tuple(fields), audited)] = _move_statement(
-                source, target, {"status": target.value, "updated_at": _MOVED_AT, "status_changed_at": _MOVED_AT,
-                                 **{name: bindparam(f"set_{name}", type_=_DOCUMENTS.c[name].type) for name in fields}},
-                _MOVED_AT, audited)
+        statement = statements.built_once(("move", source, target, tuple(fields), audited), lambda: _move_statement(
+            source, target, {"status": target.value, "updated_at": _MOVED_AT, "status_changed_at": _MOVED_AT,
+                             **{name: bindparam(f"set_{name}", type_=_DOCUMENTS.c[name].type) for name in fields}},
+            _MOVED_AT, audited))
         parameters.update({f"set_{k}": v for k, v in fields.items()})
     row = session.execute(statement, parameters).first()
     if row is None:
         return None
     # The row as the update found it (locked): a loaded copy read before may hold another
     # worker's earlier job id, and the caller decides from it which job to submit.
-    _expire_loaded(session, Document, document_id, values, fresh={"current_job_id": row.current_job_id})
+    expire_loaded(session, Document, document_id, values, fresh={"current_job_id": row.current_job_id})
     counts.bump(session, row.brokerage_id, {source.value: -1, target.value: +1})
     metrics.document_settled(source, target, row.created_at, row.verified_at, now)
     if not audited:
@@ -95,9 +93,7 @@ def create(session: Session, row: Mapping[str, object], *, actor_id: int | None,
     audit = {"audit_actor_id": actor_id, "audit_action": action, "audit_note": note, "moved_at": now}
     if _audits_in_statement(session):
         shape = (tuple(row), Status(row["status"]))
-        statement = _CREATES.get(shape)
-        if statement is None:
-            statement = _CREATES[shape] = _create_statement(*shape)
+        statement = statements.built_once(("create", *shape), lambda: _create_statement(*shape))
         session.execute(statement, {**{f"new_{name}": value for name, value in row.items()}, **audit})
         return
     session.execute(insert(_DOCUMENTS), dict(row))
@@ -107,38 +103,41 @@ def create(session: Session, row: Mapping[str, object], *, actor_id: int | None,
 
 def apply_many(session: Session, document_ids: Iterable[str], source: Status, target: Status, *,
                action: str, notes: Mapping[str, str] | None = None,
-               per_document: Mapping[str, Mapping[str, object]] | None = None, guards=(), **fields) -> list[str]:
+               per_document: Mapping[str, Mapping[str, object]] | None = None, without_job: bool = False,
+               job_among: Sequence[str] | None = None, **fields) -> list[str]:
     """`apply` for many documents at once: one update, one insert of their audit rows, the
     counts moved once. `per_document`: a column whose value differs per document
-    ({column: {document_id: value}}); `notes`: each document's audit note; `guards`: more
-    conditions a document must meet to move. Returns the ids moved (those still in `source`);
-    the others are left as they are, with nothing written for them. The caller commits."""
+    ({column: {document_id: value}}, NULL for a document not in it); `notes`: each document's
+    audit note; `without_job`: only documents with no extraction job yet move; `job_among`: only
+    documents whose current job is one of these move. Returns the ids moved (those still in
+    `source`); the others are left as they are, with nothing written for them. The caller commits."""
     lifecycle.check(source, target)
-    document_ids = list(document_ids)
+    document_ids = list(dict.fromkeys(document_ids))
     if not document_ids:
         return []
     now = utcnow()
-    values = {"status": target.value, "updated_at": now, "status_changed_at": now, **fields}
-    for name, by_document in (per_document or {}).items():
-        values[name] = _per_row(_DOCUMENTS, name, by_document)
-    statement = (update(_DOCUMENTS)
-                 .where(_DOCUMENTS.c.id.in_(document_ids), _DOCUMENTS.c.status == source.value, *guards)
-                 .values(**_terminal(values, target, now))
-                 .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
-                            _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at))
+    per_document = per_document or {}
+    job_among = list(job_among) if job_among is not None else None
     audited = _audits_in_statement(session)
-    if audited:
-        moved = statement.cte("moved")
-        note = case({document_id: literal(text, type_=_AUDIT.c.note.type) for document_id, text in notes.items()},
-                    value=moved.c.id) if notes else null()
-        statement = select(*moved.c).add_cte(_audit_of(moved, null(), literal(action, type_=_AUDIT.c.action.type),
-                                                        source, target, note, literal(now, type_=_MOVED_AT.type)))
-    rows = session.execute(statement).all()
+    shape = ("apply_many", source, target, len(document_ids), tuple(fields), tuple(per_document), bool(notes),
+             without_job, None if job_among is None else len(job_among), audited)
+    statement = statements.built_once(shape, lambda: _many_statement(*shape[1:]), rows=len(document_ids))
+    parameters = {"moved_at": now, "audit_action": action, **{f"set_{name}": value for name, value in fields.items()}}
+    for i, document_id in enumerate(document_ids):
+        parameters[f"id_{i}"] = document_id
+        for name, by_document in per_document.items():
+            parameters[f"{name}_{i}"] = by_document.get(document_id)
+        if notes:
+            parameters[f"note_{i}"] = notes.get(document_id)
+    for i, job_id in enumerate(job_among or ()):
+        parameters[f"job_{i}"] = job_id
+    rows = session.execute(statement, parameters).all()
     if not rows:
         return []
+    written = ("status", "updated_at", "status_changed_at", *fields, *per_document)
     moved_per_brokerage = Counter()
     for row in rows:
-        _expire_loaded(session, Document, row.id, values)
+        expire_loaded(session, Document, row.id, written)
         moved_per_brokerage[row.brokerage_id] += 1
         metrics.document_settled(source, target, row.created_at, row.verified_at, now)
         outbox.record(session, DocumentStatusChanged(
@@ -165,7 +164,7 @@ def renote(session: Session, document_id: str, status: Status, *, action: str, a
         .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes)).first()
     if row is None:
         return False
-    _expire_loaded(session, Document, document_id, {"updated_at": now, **fields})
+    expire_loaded(session, Document, document_id, {"updated_at": now, **fields})
     session.execute(ADD_AUDIT, {"document_id": document_id, "actor_id": actor_id, "action": action,
                                  "from_status": None, "to_status": None, "note": note, "created_at": now})
     outbox.record(session, DocumentStatusChanged(
@@ -189,22 +188,28 @@ def finish_many(session: Session, job_ids: Iterable[str], status: JobStatus, *,
                 expected: JobStatus = JobStatus.ACCEPTED, per_job: Mapping[str, Mapping[str, object]] | None = None,
                 **fields) -> list[str]:
     """`finish` for many jobs in one update; `per_job`: a column whose value differs per job
-    ({column: {job_id: value}}). Returns the ids finished (those still in `expected`); the others
-    are left as they are. The caller commits."""
+    ({column: {job_id: value}}, NULL for a job not in it). Returns the ids finished (those still
+    in `expected`); the others are left as they are. The caller commits."""
     if status not in lifecycle.JOB_FINISHED:
         raise lifecycle.IllegalTransition(f"{status} is not how a job finishes")
-    lifecycle.check_job(JobStatus(expected), status)
-    job_ids = list(job_ids)
+    expected = JobStatus(expected)
+    lifecycle.check_job(expected, status)
+    job_ids = list(dict.fromkeys(job_ids))
     if not job_ids:
         return []
-    values = {"status": status.value, "finished_at": utcnow(), **fields}
-    for name, by_job in (per_job or {}).items():
-        values[name] = _per_row(_JOBS, name, by_job)
-    finished = session.execute(
-        update(_JOBS).where(_JOBS.c.id.in_(job_ids), _JOBS.c.status == JobStatus(expected).value)
-        .values(**values).returning(_JOBS.c.id)).scalars().all()
+    per_job = per_job or {}
+    fields = {"finished_at": utcnow(), **fields}
+    shape = ("finish_many", status, expected, len(job_ids), tuple(fields), tuple(per_job))
+    statement = statements.built_once(shape, lambda: _finish_many_statement(*shape[1:]), rows=len(job_ids))
+    parameters = {f"set_{name}": value for name, value in fields.items()}
+    for i, job_id in enumerate(job_ids):
+        parameters[f"id_{i}"] = job_id
+        for name, by_job in per_job.items():
+            parameters[f"{name}_{i}"] = by_job.get(job_id)
+    finished = session.execute(statement, parameters).scalars().all()
+    written = ("status", *fields, *per_job)
     for job_id in finished:
-        _expire_loaded(session, ExtractionJob, job_id, values)
+        expire_loaded(session, ExtractionJob, job_id, written)
     return list(finished)
 
 
@@ -224,15 +229,56 @@ def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fiel
                else _JOBS.c.status.in_([s.value for s in sources]))
         .values(status=target.value, **fields)).rowcount == 1
     if moved:
-        _expire_loaded(session, ExtractionJob, job_id, {"status": target.value, **fields})
+        expire_loaded(session, ExtractionJob, job_id, {"status": target.value, **fields})
     return moved
 
 
-def _per_row(table, name: str, by_id: Mapping[str, object]):
-    """A column's value per row id, as a CASE on the id; each value typed as the column is (a
-    JSON column's list is bound as JSON, not guessed from the Python value)."""
-    column = table.c[name]
-    return case({row_id: literal(value, type_=column.type) for row_id, value in by_id.items()}, value=table.c.id)
+def _row_ids(table, count: int) -> list:
+    """The bind parameters of a statement's row ids, `id_0` … (one per row: an expanding IN
+    list would be rendered anew at every run)."""
+    return [bindparam(f"id_{i}", type_=table.c.id.type) for i in range(count)]
+
+
+def _per_row(table, name: str, ids: list):
+    """A column's value per row id, as a CASE on the id: `<name>_<i>` for the row of `id_<i>`,
+    typed as the column is (a JSON column's list is bound as JSON, not guessed from the value)."""
+    return case(*[(row_id, bindparam(f"{name}_{i}", type_=table.c[name].type)) for i, row_id in enumerate(ids)],
+                value=table.c.id)
+
+
+def _many_statement(source: Status, target: Status, count: int, field_names: tuple[str, ...],
+                    per_document: tuple[str, ...], with_notes: bool, without_job: bool, jobs_among: int | None,
+                    audited: bool):
+    ids = _row_ids(_DOCUMENTS, count)
+    values = {"status": target.value, "updated_at": _MOVED_AT, "status_changed_at": _MOVED_AT,
+              **{name: bindparam(f"set_{name}", type_=_DOCUMENTS.c[name].type) for name in field_names},
+              **{name: _per_row(_DOCUMENTS, name, ids) for name in per_document}}
+    conditions = [_DOCUMENTS.c.id.in_(ids), _DOCUMENTS.c.status == source.value]
+    if without_job:
+        conditions.append(_DOCUMENTS.c.current_job_id.is_(None))
+    if jobs_among is not None:
+        conditions.append(_DOCUMENTS.c.current_job_id.in_(
+            [bindparam(f"job_{i}", type_=_DOCUMENTS.c.current_job_id.type) for i in range(jobs_among)]))
+    statement = (update(_DOCUMENTS).where(*conditions).values(**_terminal(values, target, _MOVED_AT))
+                 .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
+                            _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at))
+    if not audited:
+        return statement
+    moved = statement.cte("moved")
+    note = case(*[(row_id, bindparam(f"note_{i}", type_=_AUDIT.c.note.type)) for i, row_id in enumerate(ids)],
+                value=moved.c.id) if with_notes else null()
+    return select(*moved.c).add_cte(_audit_of(moved, null(), bindparam("audit_action", type_=_AUDIT.c.action.type),
+                                              source, target, note, _MOVED_AT))
+
+
+def _finish_many_statement(status: JobStatus, expected: JobStatus, count: int, field_names: tuple[str, ...],
+                           per_job: tuple[str, ...]):
+    ids = _row_ids(_JOBS, count)
+    return (update(_JOBS).where(_JOBS.c.id.in_(ids), _JOBS.c.status == expected.value)
+            .values(status=status.value,
+                    **{name: bindparam(f"set_{name}", type_=_JOBS.c[name].type) for name in field_names},
+                    **{name: _per_row(_JOBS, name, ids) for name in per_job})
+            .returning(_JOBS.c.id))
 
 
 def _move_statement(source: Status, target: Status, values: dict, now, audited: bool):
@@ -271,17 +317,10 @@ def _create_statement(columns: tuple[str, ...], status: Status):
         bindparam("audit_note", type_=_AUDIT.c.note.type), _MOVED_AT))
 
 
-# A new document's INSERT with its audit row per set of columns given and status (PostgreSQL), built once.
-_CREATES: dict = {}
-
-
 def _audits_in_statement(session: Session) -> bool:
     return session.get_bind().dialect.name == "postgresql"
 
 
-# A move's UPDATE per shape (from, to, the other columns it sets), built once with bind parameters:
-# building and keying the statement at every move cost a fifth of the move.
-_MOVES: dict = {}
 _MOVED_AT = bindparam("moved_at", type_=Document.__table__.c.updated_at.type)
 
 
@@ -292,13 +331,14 @@ def _terminal(values: dict, target: Status, now) -> dict:
     return values
 
 
-def _expire_loaded(session: Session, model, row_id: str, values, fresh: dict | None = None) -> None:
+def expire_loaded(session: Session, model, row_id: str, values, fresh: dict | None = None) -> None:
     # The UPDATE bypassed the ORM; what it wrote of a row already loaded must be read again.
     # Only that, and what it returned is set as read: the rest of the row stays as loaded
     # (one statement fewer per later read).
     loaded = session.identity_map.get(identity_key(model, row_id))
     if loaded is not None:
-        session.expire(loaded, list(values))
+        if values:  # none names none: Session.expire with an empty list would expire every column
+            session.expire(loaded, list(values))
         for name, value in (fresh or {}).items():
             if name not in values:
                 set_committed_value(loaded, name, value)

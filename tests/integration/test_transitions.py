@@ -72,3 +72,53 @@ def test_every_move_leaves_one_audit_row_and_a_move_too_late_leaves_none(moves_a
         ]
         statuses = dict(db.session.execute(select(Document.id, Document.status)).all())
         assert statuses == {first["id"]: "EXTRACTING", second["id"]: "EXTRACTING"}
+
+
+def test_a_batch_move_of_a_shape_seen_before_writes_this_batchs_own_values(moves_app):
+    """A batch's statement is built once per shape (leadflow/statements.py) and run again with
+    new values: each run must write its own documents' values, notes and guards, never the
+    first run's."""
+    from leadflow.extensions import db
+    with moves_app.app_context():
+        brokerage = Brokerage(name="Shape Hypotheken")
+        db.session.add(brokerage)
+        db.session.flush()
+        client = User(email="client@shape.example", name="Client", role="client", brokerage_id=brokerage.id,
+                      password_hash="-")
+        db.session.add(client)
+        db.session.flush()
+        rows = [new_document(brokerage.id, client.id, f"doc{i}") for i in range(5)]
+        for row in rows:
+            transitions.create(db.session, row, actor_id=client.id, action="uploaded", note=None)
+        db.session.commit()
+        a, b, c, d, e = (row["id"] for row in rows)
+
+        for pair, jobs in (((a, b), ("job-a", "job-b")), ((c, d), ("job-c", "job-d"))):
+            moved = transitions.apply_many(
+                db.session, pair, Status.PENDING, Status.PROCESSING, action="claimed", without_job=True,
+                notes={pair[0]: f"note of {pair[0]}"},
+                per_document={"current_job_id": dict(zip(pair, jobs)), "page_count": {pair[0]: 3, pair[1]: 4}})
+            assert sorted(moved) == sorted(pair)
+        # Same shape once more: e has no job yet and moves; a already has one and is not PENDING.
+        assert transitions.apply_many(
+            db.session, [e, a], Status.PENDING, Status.PROCESSING, action="claimed", without_job=True,
+            notes={e: "late"}, per_document={"current_job_id": {e: "job-e", a: "job-x"},
+                                             "page_count": {e: 7, a: 9}}) == [e]
+        # Only the documents whose current job is among those named move.
+        assert sorted(transitions.apply_many(
+            db.session, [a, b, c], Status.PROCESSING, Status.EXTRACTING, action="accepted",
+            job_among=["job-a", "job-c", "job-zz"], verification_notes=[])) == sorted([a, c])
+        assert transitions.apply_many(
+            db.session, [b, d, e], Status.PROCESSING, Status.EXTRACTING, action="accepted",
+            job_among=["job-d", "job-q", "job-r"], verification_notes=[]) == [d]
+        db.session.commit()
+
+        found = {row.id: (row.status, row.current_job_id, row.page_count)
+                 for row in db.session.execute(select(Document.id, Document.status, Document.current_job_id,
+                                                      Document.page_count))}
+        assert found == {a: ("EXTRACTING", "job-a", 3), b: ("PROCESSING", "job-b", 4),
+                         c: ("EXTRACTING", "job-c", 3), d: ("EXTRACTING", "job-d", 4),
+                         e: ("PROCESSING", "job-e", 7)}
+        claim_notes = dict(db.session.execute(select(AuditEntry.document_id, AuditEntry.note)
+                                              .where(AuditEntry.action == "claimed")).all())
+        assert claim_notes == {a: f"note of {a}", b: None, c: f"note of {c}", d: None, e: "late"}
