@@ -216,12 +216,15 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
     DeliveryTooEarly naming those that came too early."""
     named_ids = list(dict.fromkeys([delivery_id, *also]))
     # Plain rows (id, job_id, payload), not ORM objects: nothing here changes them through the ORM.
-    named = session.execute(_CLAIM_NAMED, {"named_ids": named_ids}).all()
+    named_count = len(named_ids)
+    by_name = {f"named_{i}": named_id for i, named_id in enumerate(named_ids)}
+    named = session.execute(statements.built_once(("claim-named-deliveries", named_count),
+                                                  lambda: _claim_named(named_count), rows=named_count), by_name).all()
     others = []
-    if limit > len(named_ids):
-        others = session.execute(statements.built_once(("claim-other-deliveries", limit - len(named_ids)),
-                                                       lambda: _claim_others(limit - len(named_ids))),
-                                 {"named_ids": named_ids}).all()
+    if limit > named_count:
+        others = session.execute(statements.built_once(("claim-other-deliveries", named_count, limit),
+                                                       lambda: _claim_others(named_count, limit - named_count),
+                                                       rows=named_count), by_name).all()
     claimed = list(named) + list(others)
     outcomes: dict[str, str] = {}
     problems = _BatchProblems(named_ids)
@@ -260,21 +263,28 @@ def process_batch(session: Session, ports: Ports, delivery_id: str, limit: int =
 _DELIVERIES = CallbackDelivery.__table__
 _JOBS = ExtractionJob.__table__
 _STATUS_COUNTS = DocumentStatusCount.__table__
-_CLAIM_NAMED = select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload).where(
-    _DELIVERIES.c.id.in_(bindparam("named_ids", expanding=True)), _DELIVERIES.c.processed_at.is_(None)) \
-    .order_by(_DELIVERIES.c.received_at).with_for_update(skip_locked=True)
 _LOCK_COUNTS = select(_STATUS_COUNTS.c.brokerage_id).where(_STATUS_COUNTS.c.brokerage_id.in_(
     select(_JOBS.c.brokerage_id).where(_JOBS.c.id.in_(bindparam("job_ids", expanding=True))).distinct())) \
     .order_by(_STATUS_COUNTS.c.brokerage_id, _STATUS_COUNTS.c.status).with_for_update()
 
 
-def _claim_others(limit: int):
-    """Up to `limit` other unprocessed deliveries, oldest first, whose job is no longer waiting to
-    be recorded as accepted (or that name no job we know)."""
+def _named(count: int) -> list:
+    return [bindparam(f"named_{i}", type_=_DELIVERIES.c.id.type) for i in range(count)]
+
+
+def _claim_named(count: int):
+    """The named deliveries (`named_0` …) still unprocessed, oldest first."""
+    return (select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload)
+            .where(_DELIVERIES.c.id.in_(_named(count)), _DELIVERIES.c.processed_at.is_(None))
+            .order_by(_DELIVERIES.c.received_at).with_for_update(skip_locked=True))
+
+
+def _claim_others(named: int, limit: int):
+    """Up to `limit` other unprocessed deliveries than the named ones, oldest first, whose job is
+    no longer waiting to be recorded as accepted (or that name no job we know)."""
     return (select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload)
             .select_from(_DELIVERIES.outerjoin(_JOBS, _JOBS.c.id == _DELIVERIES.c.job_id))
-            .where(_DELIVERIES.c.processed_at.is_(None),
-                   _DELIVERIES.c.id.not_in(bindparam("named_ids", expanding=True)),
+            .where(_DELIVERIES.c.processed_at.is_(None), _DELIVERIES.c.id.not_in(_named(named)),
                    or_(_JOBS.c.id.is_(None), _JOBS.c.status != JobStatus.CREATED.value))
             .order_by(_DELIVERIES.c.received_at).limit(limit)
             .with_for_update(of=_DELIVERIES, skip_locked=True))

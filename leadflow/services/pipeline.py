@@ -272,7 +272,6 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
 
     now = ports.clock.now()
     accepted = transitions.accept(session, job_id, accepted_at=now,
-                                  submit_attempts=ExtractionJob.__table__.c.submit_attempts + 1,
                                   deadline_at=now + timedelta(seconds=config["EXTRACTION_DEADLINE_SECONDS"]))
     # A customisation keeps the verdict (its notes) while the new shape is made.
     cleared = {} if mode == "customise" else {"verification_notes": [], "rejection_code": None}
