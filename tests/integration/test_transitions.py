@@ -28,16 +28,20 @@ def new_document(brokerage_id: int, owner_id: int, title: str) -> dict:
     return {name: value for name, value in vars(document).items() if not name.startswith("_")}
 
 
+def brokerage_with_client(session, name: str, email: str) -> tuple[Brokerage, User]:
+    brokerage = Brokerage(name=name)
+    session.add(brokerage)
+    session.flush()
+    client = User(email=email, name="Client", role="client", brokerage_id=brokerage.id, password_hash="-")
+    session.add(client)
+    session.flush()
+    return brokerage, client
+
+
 def test_every_move_leaves_one_audit_row_and_a_move_too_late_leaves_none(moves_app):
     from leadflow.extensions import db
     with moves_app.app_context():
-        brokerage = Brokerage(name="Audit Hypotheken")
-        db.session.add(brokerage)
-        db.session.flush()
-        client = User(email="client@audit.example", name="Client", role="client", brokerage_id=brokerage.id,
-                      password_hash="-")
-        db.session.add(client)
-        db.session.flush()
+        brokerage, client = brokerage_with_client(db.session, "Audit Hypotheken", "client@audit.example")
         first, second = new_document(brokerage.id, client.id, "first"), new_document(brokerage.id, client.id, "second")
         for row in (first, second):
             transitions.create(db.session, row, actor_id=client.id, action="uploaded", note=f"{row['title']}.pdf")
@@ -80,13 +84,7 @@ def test_a_batch_move_of_a_shape_seen_before_writes_this_batchs_own_values(moves
     first run's."""
     from leadflow.extensions import db
     with moves_app.app_context():
-        brokerage = Brokerage(name="Shape Hypotheken")
-        db.session.add(brokerage)
-        db.session.flush()
-        client = User(email="client@shape.example", name="Client", role="client", brokerage_id=brokerage.id,
-                      password_hash="-")
-        db.session.add(client)
-        db.session.flush()
+        brokerage, client = brokerage_with_client(db.session, "Shape Hypotheken", "client@shape.example")
         rows = [new_document(brokerage.id, client.id, f"doc{i}") for i in range(5)]
         for row in rows:
             transitions.create(db.session, row, actor_id=client.id, action="uploaded", note=None)
