@@ -297,6 +297,7 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
 
 _GIVE_JOB = update(Document.__table__).where(Document.__table__.c.id == bindparam("document_id")).values(
     current_job_id=bindparam("job_id"), page_count=bindparam("pages"))
+
 # What `documents.precheck` holds when the file passed (else the RejectionCode of its problem).
 PRECHECK_PASSED = "passed"
 
