@@ -338,9 +338,8 @@ def _move(session: Session, brokerage_id: int, *, reserved: int, balance: int, s
 
 
 def _settle_many_statement(count: int):
-    jobs = [bindparam(f"job_{i}", type_=_RESERVATIONS.c.job_id.type) for i in range(count)]
-    used = case(*[(job, bindparam(f"used_{i}", type_=_RESERVATIONS.c.pages.type)) for i, job in enumerate(jobs)],
-                value=_RESERVATIONS.c.job_id)
+    jobs = statements.row_parameters("job", count, _RESERVATIONS.c.job_id.type)
+    used = statements.per_row(_RESERVATIONS.c.job_id, jobs, "used", _RESERVATIONS.c.pages.type)
     now = bindparam("now", type_=_RESERVATIONS.c.closed_at.type)
     return (update(_RESERVATIONS)
             .where(_RESERVATIONS.c.job_id.in_(jobs), _RESERVATIONS.c.status == "open", _RESERVATIONS.c.expires_at > now)

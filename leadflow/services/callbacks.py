@@ -268,23 +268,20 @@ _LOCK_COUNTS = select(_STATUS_COUNTS.c.brokerage_id).where(_STATUS_COUNTS.c.brok
     .order_by(_STATUS_COUNTS.c.brokerage_id, _STATUS_COUNTS.c.status).with_for_update()
 
 
-def _named(count: int) -> list:
-    return [bindparam(f"named_{i}", type_=_DELIVERIES.c.id.type) for i in range(count)]
-
-
 def _claim_named(count: int):
     """The named deliveries (`named_0` …) still unprocessed, oldest first."""
     return (select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload)
-            .where(_DELIVERIES.c.id.in_(_named(count)), _DELIVERIES.c.processed_at.is_(None))
+            .where(_DELIVERIES.c.id.in_(statements.row_parameters("named", count, _DELIVERIES.c.id.type)), _DELIVERIES.c.processed_at.is_(None))
             .order_by(_DELIVERIES.c.received_at).with_for_update(skip_locked=True))
 
 
 def _claim_others(named: int, limit: int):
     """Up to `limit` other unprocessed deliveries than the named ones, oldest first, whose job is
     no longer waiting to be recorded as accepted (or that name no job we know)."""
+    named_ids = statements.row_parameters("named", named, _DELIVERIES.c.id.type)
     return (select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload)
             .select_from(_DELIVERIES.outerjoin(_JOBS, _JOBS.c.id == _DELIVERIES.c.job_id))
-            .where(_DELIVERIES.c.processed_at.is_(None), _DELIVERIES.c.id.not_in(_named(named)),
+            .where(_DELIVERIES.c.processed_at.is_(None), _DELIVERIES.c.id.not_in(named_ids),
                    or_(_JOBS.c.id.is_(None), _JOBS.c.status != JobStatus.CREATED.value))
             .order_by(_DELIVERIES.c.received_at).limit(limit)
             .with_for_update(of=_DELIVERIES, skip_locked=True))
@@ -698,9 +695,8 @@ def _record_many(connection: Connection, deliveries: Sequence[Delivery]) -> set[
             rows.append(delivery)
     if not rows:
         return set()
-    statement = _RECORD.get(connection.dialect.name)
-    if statement is None:
-        statement = _RECORD[connection.dialect.name] = _record_statement(connection.dialect.name)
+    dialect = connection.dialect.name
+    statement = statements.built_once(("record-deliveries", dialect), lambda: _record_statement(dialect))
     received_at = utcnow()
     values = [{"id": d.id, "job_id": d.job_id, "event_type": str(d.payload.get("type"))[:40], "payload": d.payload,
                "received_at": received_at} for d in rows]
@@ -710,11 +706,6 @@ def _record_many(connection: Connection, deliveries: Sequence[Delivery]) -> set[
     # RETURNING, not rowcount, tells which rows are new: the driver's rowcount is not to be
     # trusted here (SQLAlchemy with psycopg 3 answers -1 for this statement).
     return set(connection.execute(statement, values if len(values) > 1 else values[0]).scalars())
-
-
-# The receipt's statement per SQL dialect, built once: building it per request cost about as
-# much CPU as running it.
-_RECORD: dict = {}
 
 
 def _record_statement(dialect: str):

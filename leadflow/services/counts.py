@@ -12,6 +12,7 @@ from collections import Counter
 from sqlalchemy import delete, event, func, select
 from sqlalchemy.orm import Session, scoped_session
 
+from leadflow import statements
 from leadflow.models import Document, DocumentStatusCount
 
 # The moves not written yet, per savepoint they were made in (None: outside any savepoint).
@@ -58,19 +59,16 @@ def _write(session: Session, deltas: Counter) -> None:
     # is not cached by SQLAlchemy, and compiling it cost more than running it. Its RETURNING
     # makes SQLAlchemy send the rows as one multi-row statement ("insertmanyvalues"), not one
     # statement per row (a move is two rows: one status down, one up).
-    dialect = session.get_bind().dialect.name
-    statement = _UPSERT.get(dialect)
-    if statement is None:
-        table = DocumentStatusCount.__table__
-        statement = _insert(session)(table)
-        statement = _UPSERT[dialect] = statement.on_conflict_do_update(
-            index_elements=["brokerage_id", "status"],
-            set_={"count": table.c.count + statement.excluded.count}).returning(table.c.count)
-    session.execute(statement, rows)
+    session.execute(statements.built_once(("count-upsert", session.get_bind().dialect.name),
+                                          lambda: _upsert(_insert(session))), rows)
 
 
-# The upsert per SQL dialect (see _write).
-_UPSERT: dict = {}
+def _upsert(insert):
+    table = DocumentStatusCount.__table__
+    statement = insert(table)
+    return statement.on_conflict_do_update(
+        index_elements=["brokerage_id", "status"],
+        set_={"count": table.c.count + statement.excluded.count}).returning(table.c.count)
 
 
 @event.listens_for(Session, "before_commit")

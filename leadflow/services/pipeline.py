@@ -666,8 +666,8 @@ def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
     if taken:
         now = ports.clock.now()
         deadline = now + timedelta(seconds=ports.settings["EXTRACTION_DEADLINE_SECONDS"])
-        accepted = set(session.scalars(_ACCEPT_JOBS, {"job_ids": [job for job, _ in taken], "now": now,
-                                                      "deadline": deadline}).all())
+        accepted = set(transitions.accept_many(session, [job for job, _ in taken], accepted_at=now,
+                                               deadline_at=deadline))
         moving = {document: job for job, document in taken if job in accepted}
         moved = set(transitions.apply_many(
             session, moving, Status.PROCESSING, Status.EXTRACTING, action="extraction_started",
@@ -698,15 +698,6 @@ def _record_submissions(session: Session, ports: Ports, brokerage_id: int,
             outbox.record(session, VerificationRequested(document_id, brokerage_id))
     outbox.commit(session)
     return own_moved
-
-
-_JOBS = ExtractionJob.__table__
-_ACCEPT_JOBS = (update(_JOBS)
-                .where(_JOBS.c.id.in_(bindparam("job_ids", expanding=True)), _JOBS.c.status == JobStatus.CREATED.value)
-                .values(status=JobStatus.ACCEPTED.value, accepted_at=bindparam("now", type_=_JOBS.c.accepted_at.type),
-                        deadline_at=bindparam("deadline", type_=_JOBS.c.deadline_at.type),
-                        submit_attempts=_JOBS.c.submit_attempts + 1)
-                .returning(_JOBS.c.id))
 
 
 def _wait_for_allowance(session: Session, document_id: str, source: Status, exc: Exception, *,

@@ -13,7 +13,7 @@ two, and still no row when nothing moved. SQLite has no data-modifying WITH: two
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from sqlalchemy import bindparam, case, func, insert, literal, null, select, update
+from sqlalchemy import bindparam, func, insert, literal, null, select, update
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
@@ -220,6 +220,22 @@ def accept(session: Session, job_id: str, *, accepted_at, deadline_at) -> bool:
                      accepted_at=accepted_at, deadline_at=deadline_at)
 
 
+def accept_many(session: Session, job_ids: Iterable[str], *, accepted_at, deadline_at) -> list[str]:
+    """`accept` for many jobs in one update; the ids accepted (those still CREATED). The caller
+    commits."""
+    job_ids = list(dict.fromkeys(job_ids))
+    if not job_ids:
+        return []
+    statement = statements.built_once(("accept_many", len(job_ids)), lambda: _accept_many_statement(len(job_ids)),
+                                      rows=len(job_ids))
+    accepted = session.execute(statement, {"set_accepted_at": accepted_at, "set_deadline_at": deadline_at,
+                                           **{f"id_{i}": job_id for i, job_id in enumerate(job_ids)}}
+                               ).scalars().all()
+    for job_id in accepted:
+        expire_loaded(session, ExtractionJob, job_id, ("status", "accepted_at", "deadline_at", "submit_attempts"))
+    return list(accepted)
+
+
 def _move_job(session: Session, job_id: str, target: JobStatus, expected, *, counts_attempt: bool = False,
               **fields) -> bool:
     sources = (JobStatus(expected),) if isinstance(expected, str) else tuple(JobStatus(s) for s in expected)
@@ -245,51 +261,49 @@ def _move_job_statement(target: JobStatus, sources: tuple[JobStatus, ...], field
                                if len(sources) > 1 else _JOBS.c.status == sources[0].value).values(**values)
 
 
-def _row_ids(table, count: int) -> list:
-    """The bind parameters of a statement's row ids, `id_0` … (one per row: an expanding IN
-    list would be rendered anew at every run)."""
-    return [bindparam(f"id_{i}", type_=table.c.id.type) for i in range(count)]
-
-
-def _per_row(table, name: str, ids: list):
-    """A column's value per row id, as a CASE on the id: `<name>_<i>` for the row of `id_<i>`,
-    typed as the column is (a JSON column's list is bound as JSON, not guessed from the value)."""
-    return case(*[(row_id, bindparam(f"{name}_{i}", type_=table.c[name].type)) for i, row_id in enumerate(ids)],
-                value=table.c.id)
+def _accept_many_statement(count: int):
+    return (update(_JOBS)
+            .where(_JOBS.c.id.in_(statements.row_parameters("id", count, _JOBS.c.id.type)),
+                   _JOBS.c.status == JobStatus.CREATED.value)
+            .values(status=JobStatus.ACCEPTED.value,
+                    accepted_at=bindparam("set_accepted_at", type_=_JOBS.c.accepted_at.type),
+                    deadline_at=bindparam("set_deadline_at", type_=_JOBS.c.deadline_at.type),
+                    submit_attempts=_JOBS.c.submit_attempts + 1)
+            .returning(_JOBS.c.id))
 
 
 def _many_statement(source: Status, target: Status, count: int, field_names: tuple[str, ...],
                     per_document: tuple[str, ...], with_notes: bool, without_job: bool, jobs_among: int | None,
                     audited: bool):
-    ids = _row_ids(_DOCUMENTS, count)
+    ids = statements.row_parameters("id", count, _DOCUMENTS.c.id.type)
     values = {"status": target.value, "updated_at": _MOVED_AT, "status_changed_at": _MOVED_AT,
               **{name: bindparam(f"set_{name}", type_=_DOCUMENTS.c[name].type) for name in field_names},
-              **{name: _per_row(_DOCUMENTS, name, ids) for name in per_document}}
+              **{name: statements.per_row(_DOCUMENTS.c.id, ids, name, _DOCUMENTS.c[name].type)
+                 for name in per_document}}
     conditions = [_DOCUMENTS.c.id.in_(ids), _DOCUMENTS.c.status == source.value]
     if without_job:
         conditions.append(_DOCUMENTS.c.current_job_id.is_(None))
     if jobs_among is not None:
         conditions.append(_DOCUMENTS.c.current_job_id.in_(
-            [bindparam(f"job_{i}", type_=_DOCUMENTS.c.current_job_id.type) for i in range(jobs_among)]))
+            statements.row_parameters("job", jobs_among, _DOCUMENTS.c.current_job_id.type)))
     statement = (update(_DOCUMENTS).where(*conditions).values(**_terminal(values, target, _MOVED_AT))
                  .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
                             _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at))
     if not audited:
         return statement
     moved = statement.cte("moved")
-    note = case(*[(row_id, bindparam(f"note_{i}", type_=_AUDIT.c.note.type)) for i, row_id in enumerate(ids)],
-                value=moved.c.id) if with_notes else null()
+    note = statements.per_row(moved.c.id, ids, "note", _AUDIT.c.note.type) if with_notes else null()
     return select(*moved.c).add_cte(_audit_of(moved, null(), bindparam("audit_action", type_=_AUDIT.c.action.type),
                                               source, target, note, _MOVED_AT))
 
 
 def _finish_many_statement(status: JobStatus, expected: JobStatus, count: int, field_names: tuple[str, ...],
                            per_job: tuple[str, ...]):
-    ids = _row_ids(_JOBS, count)
+    ids = statements.row_parameters("id", count, _JOBS.c.id.type)
     return (update(_JOBS).where(_JOBS.c.id.in_(ids), _JOBS.c.status == expected.value)
             .values(status=status.value,
                     **{name: bindparam(f"set_{name}", type_=_JOBS.c[name].type) for name in field_names},
-                    **{name: _per_row(_JOBS, name, ids) for name in per_job})
+                    **{name: statements.per_row(_JOBS.c.id, ids, name, _JOBS.c[name].type) for name in per_job})
             .returning(_JOBS.c.id))
 
 
