@@ -49,6 +49,15 @@ class S3Storage:
                 connect_timeout=5,
                 read_timeout=30,
                 retries={"mode": "standard", "max_attempts": 3},
+                # Every parameter is built here, from checked keys, so botocore's validation of
+                # them only costs time. A CRC32 of each body, computed on every put and checked
+                # on every get, repeats what TLS already checks on the way; the file's SHA-256
+                # is recorded on its document, and botocore still adds a checksum where S3
+                # requires one. Together about an eighth of a put's CPU: 1.54 ms instead of
+                # 1.75 ms for 14 kB (`python -m bench.storage_cpu`).
+                parameter_validation=False,
+                request_checksum_calculation="when_required",
+                response_checksum_validation="when_required",
             ),
         )
         if create_bucket:
