@@ -271,7 +271,8 @@ _LOCK_COUNTS = select(_STATUS_COUNTS.c.brokerage_id).where(_STATUS_COUNTS.c.brok
 def _claim_named(count: int):
     """The named deliveries (`named_0` …) still unprocessed, oldest first."""
     return (select(_DELIVERIES.c.id, _DELIVERIES.c.job_id, _DELIVERIES.c.payload)
-            .where(_DELIVERIES.c.id.in_(statements.row_parameters("named", count, _DELIVERIES.c.id.type)), _DELIVERIES.c.processed_at.is_(None))
+            .where(_DELIVERIES.c.id.in_(statements.row_parameters("named", count, _DELIVERIES.c.id.type)),
+                   _DELIVERIES.c.processed_at.is_(None))
             .order_by(_DELIVERIES.c.received_at).with_for_update(skip_locked=True))
 
 

@@ -216,8 +216,7 @@ def finish_many(session: Session, job_ids: Iterable[str], status: JobStatus, *,
 def accept(session: Session, job_id: str, *, accepted_at, deadline_at) -> bool:
     """The service took the job: CREATED -> ACCEPTED, with its deadline, one more submission
     counted. The caller commits."""
-    return _move_job(session, job_id, JobStatus.ACCEPTED, JobStatus.CREATED, counts_attempt=True,
-                     accepted_at=accepted_at, deadline_at=deadline_at)
+    return bool(accept_many(session, [job_id], accepted_at=accepted_at, deadline_at=deadline_at))
 
 
 def accept_many(session: Session, job_ids: Iterable[str], *, accepted_at, deadline_at) -> list[str]:
@@ -236,27 +235,23 @@ def accept_many(session: Session, job_ids: Iterable[str], *, accepted_at, deadli
     return list(accepted)
 
 
-def _move_job(session: Session, job_id: str, target: JobStatus, expected, *, counts_attempt: bool = False,
-              **fields) -> bool:
+def _move_job(session: Session, job_id: str, target: JobStatus, expected, **fields) -> bool:
     sources = (JobStatus(expected),) if isinstance(expected, str) else tuple(JobStatus(s) for s in expected)
     for source in sources:
         lifecycle.check_job(source, target)
-    statement = statements.built_once(("move_job", target, sources, tuple(fields), counts_attempt),
-                                      lambda: _move_job_statement(target, sources, tuple(fields), counts_attempt))
+    statement = statements.built_once(("move_job", target, sources, tuple(fields)),
+                                      lambda: _move_job_statement(target, sources, tuple(fields)))
     moved = session.execute(statement, {"job_id": job_id, **{f"set_{name}": value for name, value in fields.items()}}
                             ).rowcount == 1
     if moved:
-        expire_loaded(session, ExtractionJob, job_id,
-                      ("status", *fields, *(("submit_attempts",) if counts_attempt else ())))
+        expire_loaded(session, ExtractionJob, job_id, ("status", *fields))
     return moved
 
 
-def _move_job_statement(target: JobStatus, sources: tuple[JobStatus, ...], field_names: tuple[str, ...],
-                        counts_attempt: bool):
+def _move_job_statement(target: JobStatus, sources: tuple[JobStatus, ...], field_names: tuple[str, ...]):
     values = {"status": target.value, **{name: bindparam(f"set_{name}", type_=_JOBS.c[name].type)
                                          for name in field_names}}
-    if counts_attempt:
-        values["submit_attempts"] = _JOBS.c.submit_attempts + 1
+    # One expected status is a plain comparison: an IN list is rendered anew at every run.
     return update(_JOBS).where(_JOBS.c.id == bindparam("job_id"), _JOBS.c.status.in_([s.value for s in sources])
                                if len(sources) > 1 else _JOBS.c.status == sources[0].value).values(**values)
 
