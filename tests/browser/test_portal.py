@@ -177,7 +177,7 @@ def test_a_file_of_the_wrong_type_gets_its_own_clear_error_and_creates_nothing(s
     assert _files(storage) == stored_before, "the refused bytes were left in storage"
 
 
-def test_on_a_phone_the_portal_fits_the_screen_and_uploads_from_the_picker(browser, world, tmp_path):
+def test_on_a_phone_the_portal_fits_the_screen_and_uploads_from_the_picker(browser, world):
     context = browser.new_context(base_url=world.url, viewport=PHONE, is_mobile=True, has_touch=True,
                                   device_scale_factor=2)
     try:
@@ -210,8 +210,6 @@ def test_on_a_phone_the_portal_fits_the_screen_and_uploads_from_the_picker(brows
         heights = portal.evaluate("""() => ["#add-bank_statements", ".upload-controls button.primary", "#kind"]
             .map(selector => [selector, document.querySelector(selector).getBoundingClientRect().height])""")
         assert all(height >= 44 for _, height in heights), f"a control too small to tap: {heights}"
-        # To look at (the README shows the desktop one). Not full-page: that drops the touch emulation.
-        item.screenshot(path=tmp_path / "portal-phone-item.png")
     finally:
         context.close()
 
