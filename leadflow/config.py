@@ -7,6 +7,7 @@ switches to PostgreSQL, Redis, S3 and a separate extraction service with no code
 """
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,6 +24,22 @@ def _bool(name: str, default: bool) -> bool:
     if raw in (None, ""):
         return default
     return raw.strip().lower() in ("1", "true", "yes", "on")
+
+
+def engine_options(database_url: str, options: Mapping) -> dict:
+    """The engine's options for the database the app ends up on (after any overrides).
+
+    On PostgreSQL a statement is prepared the first time a connection runs it
+    (`DATABASE_PREPARE_THRESHOLD`, default 0) instead of at psycopg's sixth run: a pooled
+    connection runs the same few dozen statements all day, each unprepared run is parsed and
+    planned again, and a benchmark run has dozens of fresh connections (design.md). `none`
+    turns preparing off, for a PgBouncer older than 1.21 pooling by transaction."""
+    options = dict(options)
+    if database_url.startswith("postgresql"):
+        raw = (os.environ.get("DATABASE_PREPARE_THRESHOLD") or "0").strip().lower()
+        threshold = None if raw == "none" else int(raw)
+        options["connect_args"] = {"prepare_threshold": threshold, **options.get("connect_args", {})}
+    return options
 
 
 def _minutes(name: str, default: str) -> list[float]:
