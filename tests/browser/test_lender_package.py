@@ -30,7 +30,21 @@ def test_an_advisor_builds_the_package_watches_it_get_ready_and_downloads_it(sig
     # The advisor may close the case but not erase anyone.
     expect(case.get_by_test_id("case-close")).to_be_visible()
     expect(case.get_by_test_id("erase-client")).to_have_count(0)
-    assert errors == [], errors
+    assert _unintended(errors) == [], errors
+
+
+def _unintended(errors: list[str]) -> list[str]:
+    """The console errors left once htmx's reports of requests it aborted on purpose are taken
+    out: the panel refreshes with hx-sync="this:replace", so a push-triggered refresh that
+    overlaps the poll aborts the older one, and htmx reports each abort as two console errors
+    (htmx:afterRequest, htmx:sendAbort). A failed request (htmx:sendError, htmx:responseError)
+    still counts, and so does its htmx:afterRequest."""
+    left = list(errors)
+    for _ in range(left.count("htmx:sendAbort")):
+        left.remove("htmx:sendAbort")
+        if "htmx:afterRequest" in left:
+            left.remove("htmx:afterRequest")
+    return left
 
 
 def test_the_brokerage_admin_erases_the_client_from_the_case_page(sign_in, world, app):
