@@ -37,6 +37,9 @@ def engine_options(database_url: str, options: Mapping) -> dict:
     options = dict(options)
     if database_url.startswith("postgresql"):
         raw = (os.environ.get("DATABASE_PREPARE_THRESHOLD") or "0").strip().lower()
+        if raw != "none" and not raw.isdigit():
+            raise ValueError(f"DATABASE_PREPARE_THRESHOLD must be a whole number of runs before a statement is "
+                             f"prepared (0: at the first) or none (got {raw!r})")
         threshold = None if raw == "none" else int(raw)
         options["connect_args"] = {"prepare_threshold": threshold, **options.get("connect_args", {})}
     return options

@@ -42,3 +42,13 @@ def test_sqlite_takes_no_postgresql_setting(tmp_path, monkeypatch, value):
     with migrated_app("sqlite", tmp_path, "sqlite") as app, app.app_context():
         assert "connect_args" not in app.config["SQLALCHEMY_ENGINE_OPTIONS"]
         assert db.session.execute(PROBE).all() == []
+
+
+@pytest.mark.parametrize("value", ["-1", "first", "1.5"])
+def test_a_threshold_that_cannot_be_right_stops_the_app_with_what_was_wrong(tmp_path, monkeypatch, value):
+    from leadflow.factory import create_app
+    monkeypatch.setenv("DATABASE_PREPARE_THRESHOLD", value)
+    with pytest.raises(ValueError, match="DATABASE_PREPARE_THRESHOLD must be a whole number") as refused:
+        create_app({"SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://127.0.0.1/none",
+                    "LOCAL_STORAGE_DIR": str(tmp_path)}, listen=False)
+    assert repr(value) in str(refused.value)
