@@ -43,17 +43,12 @@ def upload(session: Session, ports: Ports, user: User, *, filename: str, data: b
     document_id = new_id()
     brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
     key = storage_key(brokerage_id, document_id, filename)
-    owner_id = user.id
-    # The reads end before the file goes to storage and is pre-checked, which can take seconds
-    # for a large file: left open, their transaction would hold a pooled connection (on SQLite,
-    # its read lock) all that time. They locked nothing, so ending them changes no outcome.
-    session.commit()
     try:
         ports.storage.put(key, data, checked.content_type)
     except Exception as exc:
         log.exception("storage write failed for an upload")
         raise Unavailable("We could not store the file just now. Nothing was saved; please try again.") from exc
-    return _create_pending(session, document_id, owner_id, brokerage_id, workspace, filename, checked.content_type,
+    return _create_pending(session, document_id, user, brokerage_id, workspace, filename, checked.content_type,
                            len(data), key, title, kind, sha256=hashlib.sha256(data).hexdigest(),
                            precheck=pipeline.check_file(data, ports.settings))
 
@@ -134,7 +129,7 @@ def complete_direct_upload(session: Session, ports: Ports, user: User, intent_id
     # Checked again as it now stands at its own key: that is what is read from here on.
     checked = _checked_or_deleted(storage, final_key, intent.filename, data[:filetypes.SNIFF_BYTES], len(data), limit)
     workspace = session.get(Workspace, intent.workspace_id) if intent.workspace_id else None
-    document = _create_pending(session, intent.id, user.id, intent.brokerage_id, workspace, intent.filename,
+    document = _create_pending(session, intent.id, user, intent.brokerage_id, workspace, intent.filename,
                                checked.content_type, len(data), final_key, intent.title, intent.kind,
                                intent=intent, sha256=hashlib.sha256(data).hexdigest(),
                                precheck=pipeline.check_file(data, ports.settings))
@@ -184,13 +179,13 @@ def upload_key(brokerage_id: int, intent_id: str, filename: str) -> str:
     return f"brokerages/{brokerage_id}/uploads/{intent_id}/{_clean_name(filename)}"
 
 
-def _create_pending(session: Session, document_id, owner_id: int, brokerage_id, workspace, filename, content_type,
-                    size, key, title, kind, *, precheck, intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
+def _create_pending(session: Session, document_id, user, brokerage_id, workspace, filename, content_type, size, key,
+                    title, kind, *, precheck, intent: UploadIntent | None = None, sha256: str | None = None) -> Document:
     """The PENDING record, with the pre-check taken on the bytes at hand (`pipeline.check_file`):
     the worker reads its verdict from the row instead of the file from storage."""
     problem, pages = precheck
     now = utcnow()
-    document = Document(id=document_id, brokerage_id=brokerage_id, owner_id=owner_id,
+    document = Document(id=document_id, brokerage_id=brokerage_id, owner_id=user.id,
                         workspace_id=workspace.id if workspace else None, title=_title(title, filename),
                         kind=kind, status=Status.PENDING.value, filename=_clean_name(filename),
                         content_type=content_type, size_bytes=size, storage_key=key, sha256=sha256,
@@ -201,7 +196,7 @@ def _create_pending(session: Session, document_id, owner_id: int, brokerage_id, 
     # of work (whose flush cost as much as both inserts): the object never enters the session,
     # every field of it was set here, and the answer is built from it without reading the row back.
     transitions.create(session, {name: value for name, value in vars(document).items() if not name.startswith("_")},
-                       actor_id=owner_id, action="uploaded", note=f"{document.filename}, {size} bytes")
+                       actor_id=user.id, action="uploaded", note=f"{document.filename}, {size} bytes")
     counts.bump(session, brokerage_id, {Status.PENDING.value: +1})
     if intent is not None:
         session.delete(intent)

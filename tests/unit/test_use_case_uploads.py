@@ -30,21 +30,3 @@ def test_an_upload_is_stored_recorded_pending_and_answered_without_reading_its_r
     stored = world.get(document.id)
     assert (stored.status, stored.page_count, stored.storage_key) == (Status.PENDING, 2, document.storage_key)
     assert world.storage.objects[document.storage_key][0] == data
-
-
-def test_no_transaction_is_open_while_the_file_goes_to_storage(world):
-    """Storing a large file takes seconds: the upload's reads (its case) must not keep a pooled
-    connection, or SQLite's read lock, for that long."""
-    open_during_put = []
-    put = world.storage.put
-
-    def watched_put(key, data, content_type):
-        open_during_put.append(world.session.in_transaction())
-        put(key, data, content_type)
-
-    world.storage.put = watched_put
-    document = documents.upload(world.session, world.ports, world.client, filename="payslip.pdf", data=pdf(pages=1),
-                                title=None, kind="payslip", workspace_id=None, max_bytes=10_000_000)
-    assert open_during_put == [False]
-    stored = world.get(document.id)
-    assert (stored.status, stored.owner_id, stored.workspace_id) == (Status.PENDING, world.client.id, world.case.id)
