@@ -26,23 +26,26 @@ def _bool(name: str, default: bool) -> bool:
     return raw.strip().lower() in ("1", "true", "yes", "on")
 
 
-def engine_options(database_url: str, options: Mapping) -> dict:
+def engine_options(database_url: str, options: Mapping, prepare_threshold: int | None) -> dict:
     """The engine's options for the database the app ends up on (after any overrides).
 
-    On PostgreSQL a statement is prepared the first time a connection runs it
-    (`DATABASE_PREPARE_THRESHOLD`, default 0) instead of at psycopg's sixth run: a pooled
-    connection runs the same few dozen statements all day, each unprepared run is parsed and
-    planned again, and a benchmark run has dozens of fresh connections (design.md). `none`
+    On PostgreSQL a statement is prepared once a connection has run it `prepare_threshold` times
+    (`DATABASE_PREPARE_THRESHOLD`, default 0: the first time) instead of at psycopg's sixth run:
+    a pooled connection runs the same few dozen statements all day, each unprepared run is parsed
+    and planned again, and a benchmark run has dozens of fresh connections (design.md). None
     turns preparing off, for a PgBouncer older than 1.21 pooling by transaction."""
     options = dict(options)
     if database_url.startswith("postgresql"):
-        raw = (os.environ.get("DATABASE_PREPARE_THRESHOLD") or "0").strip().lower()
-        if raw != "none" and not raw.isdigit():
-            raise ValueError(f"DATABASE_PREPARE_THRESHOLD must be a whole number of runs before a statement is "
-                             f"prepared (0: at the first) or none (got {raw!r})")
-        threshold = None if raw == "none" else int(raw)
-        options["connect_args"] = {"prepare_threshold": threshold, **options.get("connect_args", {})}
+        options["connect_args"] = {"prepare_threshold": prepare_threshold, **options.get("connect_args", {})}
     return options
+
+
+def _prepare_threshold() -> int | None:
+    raw = (os.environ.get("DATABASE_PREPARE_THRESHOLD") or "0").strip().lower()
+    if raw != "none" and not raw.isdigit():
+        raise ValueError(f"DATABASE_PREPARE_THRESHOLD must be a whole number of runs before a statement is "
+                         f"prepared (0: at the first) or none (got {raw!r})")
+    return None if raw == "none" else int(raw)
 
 
 def _minutes(name: str, default: str) -> list[float]:
@@ -92,6 +95,8 @@ def load() -> dict:
         # that disconnect empties the process's pool. DATABASE_POOL_PRE_PING=1 brings the ping back.
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": _bool("DATABASE_POOL_PRE_PING", False),
                                       "pool_recycle": _int("DATABASE_POOL_RECYCLE_SECONDS", 300)},
+        # Made the engine's connect_args on PostgreSQL by engine_options (factory).
+        "DATABASE_PREPARE_THRESHOLD": _prepare_threshold(),
         "REDIS_URL": redis_url,
         # The prefix of this deployment's queues, dedup keys and sweep locks in Redis.
         "DRAMATIQ_NAMESPACE": os.environ.get("DRAMATIQ_NAMESPACE") or "leadflow",

@@ -17,7 +17,8 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
     app.config.update(config_module.load())
     app.config.update(overrides or {})
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config_module.engine_options(
-        app.config["SQLALCHEMY_DATABASE_URI"], app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        app.config["SQLALCHEMY_DATABASE_URI"], app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {},
+        app.config["DATABASE_PREPARE_THRESHOLD"])
     app.json.sort_keys = False  # a customised output shape keeps the order it was asked in
     if app.config.get("TRUSTED_PROXY_COUNT"):
         from werkzeug.middleware.proxy_fix import ProxyFix

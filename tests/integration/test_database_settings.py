@@ -14,8 +14,9 @@ PROBE = select(Document.id).where(Document.title == "prepared-statement-probe")
 
 def _prepared_probes(connection) -> int:
     # (This query is prepared too: it leaves itself out.)
-    return connection.execute(text("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE "
-                                   "'%documents.title%' AND statement NOT LIKE '%pg_prepared_statements%'")).scalar_one()
+    return connection.execute(text("SELECT count(*) FROM pg_prepared_statements "
+                                   "WHERE statement LIKE '%documents.title%' "
+                                   "AND statement NOT LIKE '%pg_prepared_statements%'")).scalar_one()
 
 
 def test_on_postgresql_a_connection_prepares_a_statement_the_first_time_it_runs_it(tmp_path, monkeypatch):
