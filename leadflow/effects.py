@@ -36,7 +36,8 @@ def publish_statuses(events: list[DocumentStatusChanged]) -> None:
 
 def enqueue_verification(event: VerificationRequested) -> None:
     # The same use case the pending and retries sweeps call: one way a verification is sent.
-    pipeline.enqueue_verification(current_ports(), event.document_id, event.brokerage_id, take_over=event.take_over)
+    pipeline.enqueue_verification(current_ports(), event.document_id, event.brokerage_id, take_over=event.take_over,
+                                  along=event.along)
 
 
 def enqueue_delivery(event: DeliveryReceived) -> None:

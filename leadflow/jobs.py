@@ -4,6 +4,11 @@ Dramatiq is at-least-once and has no job-id de-duplication, so a verification me
 carries a key `doc-verify-<documentId>` taken with an atomic SET NX (with an expiry, in case a
 worker dies holding it) and released when the message ends or fails for good. The database
 state machine stays the truth: a duplicate that slips through loses the claim and does nothing.
+
+A message is also a nudge for its brokerage: a worker's claim takes other new documents of the
+brokerage along (`pipeline._claim_companions`). While one such message waits in the queue, a new
+upload sends none of its own (`brokerage-verify-<brokerageId>`, a key released when that
+message starts, before its claim reads what is waiting); see `pipeline.send_next_waiting`.
 """
 import logging
 import threading
@@ -58,6 +63,16 @@ def namespace(config: Mapping) -> str:
 
 def verification_key(document_id: str) -> str:
     return f"doc-verify-{document_id}"
+
+
+def brokerage_nudge_key(brokerage_id: int) -> str:
+    return f"brokerage-verify-{brokerage_id}"
+
+
+# A nudge key outlives its message only when releasing it failed (Redis went away): new uploads
+# then send messages of their own again this soon; until then `send_next_waiting` and the
+# pending sweep cover what its message did not take along.
+NUDGE_TTL_SECONDS = 60
 
 
 class MemoryDedup:
@@ -123,6 +138,12 @@ class RedisDedup:
             log.warning("could not release dedup key %s", key)
 
 
+def release_nudge(dedup, options: Mapping) -> None:
+    key = options.get("nudge_key")
+    if key:
+        dedup.release(key, options.get("nudge_holder") or None)
+
+
 def patient_redis_broker(**options) -> dramatiq.Broker:
     """Dramatiq's RedisBroker, whose consumers wait longer after a message before they ask an
     empty queue again (see `PatientConsumer`)."""
@@ -155,10 +176,15 @@ QUIET_QUEUE_FIRST_BACKOFF = 3
 
 
 class ReleaseDedupKey(Middleware):
-    """Releases a message's de-duplication key when it ends: done, or failed for good."""
+    """Releases a message's de-duplication key when it ends: done, or failed for good; and its
+    nudge key when it starts, before its claim reads what waits (an upload that found the key
+    taken has committed its document by then)."""
 
     def __init__(self, dedup):
         self._dedup = dedup
+
+    def before_process_message(self, broker, message):
+        release_nudge(self._dedup, message.options)
 
     def after_process_message(self, broker, message, *, result=None, exception=None):
         key = message.options.get("dedup_key")
@@ -166,6 +192,7 @@ class ReleaseDedupKey(Middleware):
             self._dedup.release(key, message.options.get("dedup_holder") or None)
 
     def after_skip_message(self, broker, message):
+        release_nudge(self._dedup, message.options)
         key = message.options.get("dedup_key")
         if key:
             self._dedup.release(key, message.options.get("dedup_holder") or None)
@@ -219,7 +246,9 @@ class BrokerJobSender:
         self._queues = dict(queues)
 
     def send(self, actor_name: str, *args, dedup_key: str | None = None, take_over: bool = False,
-             delay_ms: int | None = None) -> bool:
+             delay_ms: int | None = None, nudge_key: str | None = None) -> bool:
+        """`nudge_key`: send nothing while another message holding this key waits in the queue
+        (it takes this work along when it starts); else this message holds it until it starts."""
         queue = self._queues[actor_name]
         if dedup_key is None:
             return self._enqueue(queue, actor_name, args, {}, delay_ms)
@@ -230,7 +259,23 @@ class BrokerJobSender:
                 log.info("not taking %s over: its message waits to be tried again", dedup_key)
                 return False
             self.dedup.release(dedup_key)
+        if nudge_key is not None:
+            return self._send_nudge(queue, actor_name, dedup_key, nudge_key, args)
         return self._send_once(queue, actor_name, dedup_key, args)
+
+    def _send_nudge(self, queue: str, actor_name: str, key: str, nudge_key: str, args) -> bool:
+        holder = uuid.uuid4().hex
+        try:
+            if not self.dedup.acquire(nudge_key, ttl=NUDGE_TTL_SECONDS, holder=holder):
+                log.debug("not sending %s: a waiting message of %s takes it along", key, nudge_key)
+                return False
+        except Exception as exc:  # unknown: a message of its own, as without nudges
+            log.warning("could not take nudge key %s (%s)", nudge_key, type(exc).__name__)
+            return self._send_once(queue, actor_name, key, args)
+        if self._send_once(queue, actor_name, key, args, {"nudge_key": nudge_key, "nudge_holder": holder}):
+            return True
+        self.dedup.release(nudge_key, holder)
+        return False
 
     def _still_waiting(self, key: str) -> bool:
         try:
@@ -240,7 +285,7 @@ class BrokerJobSender:
         _, marked, due = holder.partition("@")
         return bool(marked) and due.isdigit() and _seconds() < int(due) + TAKE_OVER_GRACE_SECONDS
 
-    def _send_once(self, queue: str, actor_name: str, key: str, args) -> bool:
+    def _send_once(self, queue: str, actor_name: str, key: str, args, options: Mapping | None = None) -> bool:
         """Enqueue unless a message with this key is already queued or running."""
         holder = uuid.uuid4().hex
         try:
@@ -250,7 +295,7 @@ class BrokerJobSender:
         except Exception as exc:
             log.warning("could not take dedup key %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
             return False
-        if self._enqueue(queue, actor_name, args, {"dedup_key": key, "dedup_holder": holder}, None):
+        if self._enqueue(queue, actor_name, args, {**(options or {}), "dedup_key": key, "dedup_holder": holder}, None):
             return True
         self.dedup.release(key, holder)
         return False

@@ -38,6 +38,9 @@ def verify_document(document_id: str, brokerage_id: int, waits: int = 0):
     ports = current_ports()
     outcome = pipeline.verify_document(db.session, ports, str(document_id), int(brokerage_id))
     log.info("verify-document %s: %s", document_id, outcome.value)
+    if outcome not in pipeline.WAITING:
+        # What uploads left to this message and its claim did not take along gets a message now.
+        pipeline.send_next_waiting(db.session, ports, int(brokerage_id))
     if outcome == pipeline.Outcome.WAITING_FOR_SERVICE:
         seconds = _doubling(pipeline.wait_for_services_seconds(ports), waits, MAX_SERVICE_WAIT_SECONDS, spread=1.2)
     elif outcome == pipeline.Outcome.WAITING_FOR_CAPACITY:
@@ -59,6 +62,8 @@ def verification_retries_exhausted(message: dict, retry_info: dict):
     document_id, brokerage_id = message["args"][:2]
     reason = (message.get("options", {}).get("traceback") or "").strip().splitlines()[-1:] or ["unknown error"]
     pipeline.fail_for_good(db.session, current_ports(), str(document_id), int(brokerage_id), reason[0][:300])
+    # The failed message's claim took nothing along: what uploads left to it is sent on here.
+    pipeline.send_next_waiting(db.session, current_ports(), int(brokerage_id))
 
 
 @_actor("process-delivery", max_retries=jobs.DELIVERY_ATTEMPTS - 1, min_backoff=1000, max_backoff=30000)

@@ -24,6 +24,9 @@ class VerificationRequested:
     # A sweep that found the document abandoned (stalled) knows the message holding its
     # dedup key is dead: the key is taken over instead of waiting for it to expire.
     take_over: bool = False
+    # A new upload whose file passed its pre-check: a waiting message of its brokerage may take
+    # it along instead of a message of its own (`pipeline.enqueue_verification`).
+    along: bool = False
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,10 @@ class Outcome(StrEnum):
     SKIPPED_MISSING = "SKIPPED_MISSING"
 
 
+# Outcomes after which the message is sent again later: the documents of its brokerage wait with it.
+WAITING = (Outcome.WAITING_FOR_SERVICE, Outcome.WAITING_FOR_CAPACITY)
+
+
 class TenantMismatch(Exception):
     """A message names a brokerage that does not own the document: never retried."""
 
@@ -55,12 +59,33 @@ class TransientFailure(Exception):
     """Something outside us failed in a way worth retrying (the message is retried)."""
 
 
-def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, take_over: bool = False) -> bool:
+def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, take_over: bool = False,
+                         along: bool = False) -> bool:
     """Send the document's verification message unless one is queued or running already (its
     dedup key); `take_over`: that message is presumed lost and the key is taken from it.
+    `along`: a new document its brokerage's next claim may take along (`_claim_companions`):
+    while a message of the brokerage waits in the queue, none is sent for it (the message's
+    claim takes it, or `send_next_waiting` sends it one when that message ends).
     False when nothing was sent. Never raises: a document not sent is the pending sweep's."""
+    nudge_key = jobs.brokerage_nudge_key(brokerage_id) if along and _claims_in_batches(ports) else None
     return ports.jobs.send(VERIFY_ACTOR, document_id, brokerage_id, dedup_key=jobs.verification_key(document_id),
-                           take_over=take_over)
+                           take_over=take_over, **({"nudge_key": nudge_key} if nudge_key else {}))
+
+
+def send_next_waiting(session: Session, ports: Ports, brokerage_id: int) -> bool:
+    """After a verification message: the brokerage's oldest document never claimed since its
+    upload, if any, gets its message (as a nudge), so nothing an upload left to a waiting message
+    waits longer than that message (a claim takes at most CLAIM_BATCH_SIZE; a message that found
+    its own document taken claims nothing). Returns whether a message was sent. Only read."""
+    if not _claims_in_batches(ports):
+        return False
+    document_id = session.scalar(_NEVER_CLAIMED, {"brokerage_id": brokerage_id})
+    session.commit()
+    return document_id is not None and enqueue_verification(ports, document_id, brokerage_id, along=True)
+
+
+def _claims_in_batches(ports: Ports) -> bool:
+    return ports.settings.get("CLAIM_BATCH_SIZE", 1) > 1
 
 
 # The actor that runs `verify_document` (tasks/documents.py), named so the sender need not import it.
@@ -300,6 +325,15 @@ _GIVE_JOB = update(Document.__table__).where(Document.__table__.c.id == bindpara
 
 # What `documents.precheck` holds when the file passed (else the RejectionCode of its problem).
 PRECHECK_PASSED = "passed"
+
+# A document as its upload left it: PENDING, its file passed the pre-check, no job, and its
+# status never changed (one handed back, waiting for credits or tomorrow's allowance, has moved).
+_NEVER_CLAIMED = select(Document.__table__.c.id).where(
+    Document.__table__.c.brokerage_id == bindparam("brokerage_id"),
+    Document.__table__.c.status == Status.PENDING.value, Document.__table__.c.precheck == PRECHECK_PASSED,
+    Document.__table__.c.current_job_id.is_(None),
+    Document.__table__.c.status_changed_at == Document.__table__.c.created_at,
+).order_by(Document.__table__.c.created_at).limit(1)
 
 
 def check_file(data: bytes, config) -> tuple[tuple[RejectionCode, Note] | None, int]:

@@ -138,6 +138,7 @@ class Message:
     args: tuple
     dedup_key: str | None = None
     attempt: int = 1                # up to leadflow.jobs.VERIFY_ATTEMPTS for verify-document
+    nudge: dict | None = None       # the brokerage's nudge key it holds while it waits (leadflow.jobs)
 
     def __repr__(self) -> str:
         return f"{self.actor}{self.args!r}#{self.attempt}"
@@ -152,7 +153,9 @@ class QueueBroker:
         self.queue = queue
 
     def enqueue(self, message, *, delay=None):
-        self.queue.put(Message(message.actor_name, tuple(message.args), message.options.get("dedup_key")))
+        nudge = {k: message.options[k] for k in ("nudge_key", "nudge_holder") if k in message.options}
+        self.queue.put(Message(message.actor_name, tuple(message.args), message.options.get("dedup_key"),
+                               nudge=nudge or None))
         return message
 
 

@@ -697,9 +697,14 @@ class PipelineModel(RuleBasedStateMachine):
             pending_before = {r.id for r in self._rows(select(Document.id).where(
                 Document.status == Status.PENDING.value, Document.id != document_id))}
             along_before = self._taken_along(document_id)
+            # ReleaseDedupKey: a message gives its brokerage's nudge key back as it starts.
+            jobs.release_nudge(self.world.app.extensions["leadflow"].jobs.dedup, message.nudge or {})
             try:
                 with self._worker():
                     result = pipeline.verify_document(db.session, current_ports(), str(document_id), int(brokerage_id))
+                    if isinstance(result, pipeline.Outcome) and result not in pipeline.WAITING:
+                        # As the actor does after its use case (tasks.documents.verify_document).
+                        pipeline.send_next_waiting(db.session, current_ports(), int(brokerage_id))
             except BaseException as exc:  # noqa: BLE001 (a crash is an outcome here)
                 result = exc
             # A message may claim other due documents of its brokerage along with its own (set-based
@@ -717,6 +722,7 @@ class PipelineModel(RuleBasedStateMachine):
             document_id, brokerage_id, reason = message.args
             with self._worker():
                 moved = pipeline.fail_for_good(db.session, current_ports(), document_id, brokerage_id, reason[:300])
+                pipeline.send_next_waiting(db.session, current_ports(), brokerage_id)  # as the actor does
             self._note(f"retries exhausted for {self._label(document_id)}: "
                        f"{'a system retry or a person' if moved else 'nothing to do'}")
         elif message.actor == "process-delivery":
@@ -754,9 +760,12 @@ class PipelineModel(RuleBasedStateMachine):
         self._note(f"{message} for {label}: {result.value}")
 
     def _release(self, message: Message) -> None:
-        # ReleaseDedupKey: the key goes when the message ends or fails for good.
+        # ReleaseDedupKey: the key goes when the message ends or fails for good (and a message
+        # cleared from the queue unrun gives its nudge key back too).
+        dedup = self.world.app.extensions["leadflow"].jobs.dedup
+        jobs.release_nudge(dedup, message.nudge or {})
         if message.dedup_key:
-            self.world.app.extensions["leadflow"].jobs.dedup.release(message.dedup_key)
+            dedup.release(message.dedup_key)
 
     def _drain(self) -> None:
         for _ in range(500):

@@ -153,7 +153,12 @@ class FakeJobs:
         self.sent: list[tuple[str, tuple, dict]] = []
         self.held: set[str] = set()
 
-    def send(self, actor_name, *args, dedup_key=None, take_over=False, delay_ms=None) -> bool:
+    def send(self, actor_name, *args, dedup_key=None, take_over=False, delay_ms=None, nudge_key=None) -> bool:
+        if nudge_key is not None:
+            # As a waiting message of the brokerage would take it along: nothing is sent.
+            if nudge_key in self.held or (dedup_key in self.held and not take_over):
+                return False
+            self.held.add(nudge_key)
         if dedup_key is not None:
             if dedup_key in self.held and not take_over:
                 return False
