@@ -66,3 +66,59 @@ def test_a_message_that_fails_for_good_gives_its_key_back_so_the_system_retry_ca
     assert tries == ["d1", "d1"], "tried, then retried once, then failed for good"
     assert dedup.holder(KEY) is None
     assert sender.send("verify-document", "d1", 1, dedup_key=KEY), "the system retry's message is sent"
+
+
+NUDGE = jobs.brokerage_nudge_key(1)
+
+
+def test_while_a_message_of_a_brokerage_waits_its_new_uploads_send_none_and_other_brokerages_do(sender):
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY, nudge_key=NUDGE)
+    assert not sender.send("verify-document", "d2", 1, dedup_key=jobs.verification_key("d2"), nudge_key=NUDGE)
+    assert sender.send("verify-document", "d3", 2, dedup_key=jobs.verification_key("d3"),
+                       nudge_key=jobs.brokerage_nudge_key(2))
+    assert sent(sender) == 2
+    assert sender.dedup.holder(jobs.verification_key("d2")) is None, "the document taken along holds no key"
+
+
+def test_a_nudge_that_finds_its_documents_own_message_queued_sends_nothing_and_gives_the_key_back(sender):
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY)
+    assert not sender.send("verify-document", "d1", 1, dedup_key=KEY, nudge_key=NUDGE)
+    assert sender.dedup.holder(NUDGE) is None, "no message holds the nudge: the next upload sends one"
+    assert sender.send("verify-document", "d2", 1, dedup_key=jobs.verification_key("d2"), nudge_key=NUDGE)
+
+
+def test_a_message_gives_its_brokerages_nudge_back_as_it_starts():
+    dedup = jobs.MemoryDedup()
+    broker = broker_from_config({}, dedup)  # the middleware as every LeadFlow process has it
+    sender = jobs.BrokerJobSender(broker, dedup)
+    seen = []
+
+    @dramatiq.actor(actor_name="verify-document", queue_name=jobs.QUEUES["verify-document"], broker=broker)
+    def verify(document_id, brokerage_id):
+        seen.append((document_id, dedup.holder(NUDGE)))
+
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY, nudge_key=NUDGE)
+    assert dedup.holder(NUDGE) is not None
+    worker = Worker(broker, worker_timeout=50, worker_threads=1)
+    worker.start()
+    try:
+        broker.join(jobs.QUEUES["verify-document"], fail_fast=True)
+        worker.join()
+    finally:
+        worker.stop()
+    assert seen == [("d1", None)], "the key was given back before the message's work began"
+
+
+def test_a_retried_message_leaves_the_nudge_key_of_a_newer_message_alone():
+    dedup = jobs.MemoryDedup()
+    broker = broker_from_config({}, dedup)
+    sender = jobs.BrokerJobSender(broker, dedup)
+    release = next(m for m in broker.middleware if isinstance(m, jobs.ReleaseDedupKey))
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY, nudge_key=NUDGE)
+    first = broker.queues[jobs.QUEUES["verify-document"]].get()
+    first = dramatiq.Message.decode(first)
+    release.before_process_message(broker, first)
+    assert sender.send("verify-document", "d2", 1, dedup_key=jobs.verification_key("d2"), nudge_key=NUDGE)
+    newer = dedup.holder(NUDGE)
+    release.before_process_message(broker, first)  # its retry starts
+    assert dedup.holder(NUDGE) == newer, "the newer message still holds it, and takes what comes along"
