@@ -648,6 +648,12 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     # The wallet row is this transaction's already (the claiming document's reservation), so
     # the balance read above holds; a refusal here undoes the whole claim, this document's too.
     billing.reserve_many(session, brokerage_id, {job: pages for _, pages, job in chosen}, now=now)
+    if len(candidates) == limit:
+        # A full batch: more may wait. Their message goes as this claim commits (not when this
+        # message ends), so another worker claims the next batch while this one is submitted.
+        following = session.scalar(_NEVER_CLAIMED, {"brokerage_id": brokerage_id})
+        if following is not None:
+            outbox.record(session, VerificationRequested(following, brokerage_id, along=True))
     return [_Companion(c.id, job, c.storage_key) for c, _, job in chosen]
 
 

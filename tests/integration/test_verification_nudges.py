@@ -35,11 +35,13 @@ def app(request, tmp_path):
 
 
 class Service:
-    """The extraction service's client: takes every job, in batches."""
+    """The extraction service's client: takes every job, in batches; `on_batch` is called as
+    each batch request arrives."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.submitted: list[str] = []
+        self.on_batch = lambda: None
 
     def healthy(self):
         return True
@@ -49,6 +51,7 @@ class Service:
             self.submitted.append(job_id)
 
     def submit_many(self, submissions):
+        self.on_batch()
         with self.lock:
             self.submitted.extend(s["job_id"] for s in submissions)
         return [None] * len(submissions)
@@ -78,6 +81,9 @@ def test_uploads_while_a_message_waits_are_taken_along_and_the_rest_sent_on(app)
         other = _upload(db, app, elsewhere, 0)
     queued = [m.args[0] for m in _queued(broker)]
     assert queued == [uploads[0], other], "one message per brokerage while its first waits"
+    waiting_at_submission = []
+    app.extensions["leadflow"].extraction.on_batch = lambda: waiting_at_submission.append(
+        [m.args[0] for m in _queued(broker)])
 
     ran = _work(broker)
 
@@ -89,6 +95,8 @@ def test_uploads_while_a_message_waits_are_taken_along_and_the_rest_sent_on(app)
     # Seven documents in batches of three: the first message, then one for the oldest left
     # after each full batch (the fourth, the seventh); the other brokerage's message on its own.
     assert sorted(ran) == sorted([uploads[0], uploads[3], uploads[6], other])
+    # A full batch sends the next one's message as its claim commits, before its own submission.
+    assert uploads[3] in waiting_at_submission[0], waiting_at_submission
     assert sorted(app.extensions["leadflow"].extraction.submitted) == sorted(_jobs(db, app))
     assert not _queued(broker)
 
