@@ -42,13 +42,15 @@ class JobSender(Protocol):
     sender needs no import of the actors. Never raises: a job not sent is found by a sweep."""
 
     def send(self, actor_name: str, *args, dedup_key: str | None = None, take_over: bool = False,
-             delay_ms: int | None = None) -> bool:
+             delay_ms: int | None = None, nudge_key: str | None = None) -> bool:
         """Enqueue `actor_name(*args)`; False when not sent.
 
         `dedup_key`: not sent while a message holding that key is queued or running.
         `take_over`: the key is taken from whatever holds it (that message is presumed lost).
         `delay_ms`: run no sooner; with `dedup_key`, sent from a running message that hands
-        its key on to the new one (and is not sent if it no longer holds the key)."""
+        its key on to the new one (and is not sent if it no longer holds the key).
+        `nudge_key`: not sent while a message holding that key waits in the queue (it takes
+        this work along); a message sent holds it until it starts."""
 
 
 @runtime_checkable

@@ -69,7 +69,7 @@ def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, t
     False when nothing was sent. Never raises: a document not sent is the pending sweep's."""
     nudge_key = jobs.brokerage_nudge_key(brokerage_id) if along and _claims_in_batches(ports) else None
     return ports.jobs.send(VERIFY_ACTOR, document_id, brokerage_id, dedup_key=jobs.verification_key(document_id),
-                           take_over=take_over, **({"nudge_key": nudge_key} if nudge_key else {}))
+                           take_over=take_over, nudge_key=nudge_key)
 
 
 def send_next_waiting(session: Session, ports: Ports, brokerage_id: int) -> bool:
