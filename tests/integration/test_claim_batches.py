@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from leadflow.extraction.client import ExtractionUnavailable
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, DocumentStatusCount, ExtractionJob
 from leadflow.services import pipeline
-from tests.plugins.postgres import migrated_app, run_threads
+from tests.plugins.postgres import client_of_new_brokerage, migrated_app, run_threads
 from tests.unit.fakes import FakeJobs
 
 DOCUMENTS = 12
@@ -209,29 +209,23 @@ def _seed(app, db, n, *, name="Batch Hypotheken"):
     """A brokerage with credits, a client, and `n` PENDING documents whose pre-check passed at
     the upload, stored, in upload order."""
     from leadflow.billing import service as billing
-    from leadflow.models import Brokerage, User
     from leadflow.services import counts
-    brokerage = Brokerage(name=name)
-    db.session.add(brokerage)
-    db.session.flush()
-    user = User(email=f"client@{brokerage.id}.example", name="Client", role="client", brokerage_id=brokerage.id,
-                password_hash="-")
-    db.session.add(user)
-    db.session.flush()
+    user = client_of_new_brokerage(db, name)
+    brokerage_id = user.brokerage_id
     storage = app.extensions["leadflow"].storage
     ids = []
     for i in range(n):
         now = datetime(2026, 11, 15, 12, 0, i)
-        key = f"documents/{brokerage.id}/{i}.pdf"
+        key = f"documents/{brokerage_id}/{i}.pdf"
         storage.put(key, PDF, "application/pdf")
-        document = Document(brokerage_id=brokerage.id, owner_id=user.id, title=f"payslip {i}", status="PENDING",
+        document = Document(brokerage_id=brokerage_id, owner_id=user.id, title=f"payslip {i}", status="PENDING",
                             filename=f"{i}.pdf", content_type="application/pdf", size_bytes=len(PDF),
                             storage_key=key, precheck=pipeline.PRECHECK_PASSED, page_count=1,
                             verification_notes=[], created_at=now, updated_at=now, status_changed_at=now)
         db.session.add(document)
         db.session.flush()
         ids.append(document.id)
-    billing.grant(db.session, brokerage.id, 1000)
+    billing.grant(db.session, brokerage_id, 1000)
     counts.recount(db.session)
     db.session.commit()
-    return brokerage.id, ids
+    return brokerage_id, ids

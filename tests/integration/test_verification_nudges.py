@@ -17,7 +17,7 @@ from sqlalchemy import select
 from leadflow import jobs
 from leadflow.models import AuditEntry, Document
 from leadflow.services import documents, pipeline
-from tests.plugins.postgres import migrated_app
+from tests.plugins.postgres import client_of_new_brokerage, migrated_app
 from tests.unit.fakes import pdf
 
 BATCH = 3
@@ -153,16 +153,10 @@ def test_without_claim_batches_every_upload_sends_its_own_message(tmp_path):
 
 def _client(db, name: str, *, credits: int):
     from leadflow.billing import service as billing
-    from leadflow.models import Brokerage, User
-    brokerage = Brokerage(name=name)
-    db.session.add(brokerage)
-    db.session.flush()
-    user = User(email=f"client@{brokerage.id}.example", name="Client", role="client", brokerage_id=brokerage.id,
-                password_hash="-")
-    db.session.add(user)
-    billing.grant(db.session, brokerage.id, credits)
+    user = client_of_new_brokerage(db, name)
+    billing.grant(db.session, user.brokerage_id, credits)
     db.session.commit()
-    return user, brokerage.id
+    return user, user.brokerage_id
 
 
 def _upload(db, app, user, i: int) -> str:

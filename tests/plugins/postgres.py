@@ -66,6 +66,19 @@ def migrated_app(kind: str, tmp_path, label: str, config: dict | None = None):
                 db.engine.dispose()
 
 
+def client_of_new_brokerage(db, name: str):
+    """A new brokerage and one client of it, in the session (flushed, not committed)."""
+    from leadflow.models import Brokerage, User
+    brokerage = Brokerage(name=name)
+    db.session.add(brokerage)
+    db.session.flush()
+    user = User(email=f"client@{brokerage.id}.example", name="Client", role="client", brokerage_id=brokerage.id,
+                password_hash="-")
+    db.session.add(user)
+    db.session.flush()
+    return user
+
+
 def run_threads(threads, timeout: float = 120) -> None:
     """Start the racing threads and wait for each; a thread still running after `timeout` fails
     the test (a deadlock, or a lock never given back)."""
