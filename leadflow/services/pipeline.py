@@ -72,16 +72,23 @@ def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, t
                            take_over=take_over, nudge_key=nudge_key)
 
 
-def send_next_waiting(session: Session, ports: Ports, brokerage_id: int) -> bool:
+def send_next_waiting(session: Session, ports: Ports, brokerage_id: int) -> None:
     """After a verification message: the brokerage's oldest document never claimed since its
     upload, if any, gets its message (as a nudge), so nothing an upload left to a waiting message
     waits longer than that message (a claim takes at most CLAIM_BATCH_SIZE; a message that found
-    its own document taken claims nothing). Returns whether a message was sent. Only read."""
+    its own document taken claims nothing). Only read."""
     if not _claims_in_batches(ports):
-        return False
-    document_id = session.scalar(_NEVER_CLAIMED, {"brokerage_id": brokerage_id})
-    session.commit()
-    return document_id is not None and enqueue_verification(ports, document_id, brokerage_id, along=True)
+        return
+    _ask_for_next_waiting(session, brokerage_id)
+    outbox.commit(session)
+
+
+def _ask_for_next_waiting(session: Session, brokerage_id: int) -> None:
+    """The verification of the brokerage's oldest document never claimed since its upload, as a
+    nudge, sent when the session's transaction commits."""
+    following = session.scalar(_NEVER_CLAIMED, {"brokerage_id": brokerage_id})
+    if following is not None:
+        outbox.record(session, VerificationRequested(following, brokerage_id, along=True))
 
 
 def _claims_in_batches(ports: Ports) -> bool:
@@ -651,9 +658,7 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     if len(candidates) == limit:
         # A full batch: more may wait. Their message goes as this claim commits (not when this
         # message ends), so another worker claims the next batch while this one is submitted.
-        following = session.scalar(_NEVER_CLAIMED, {"brokerage_id": brokerage_id})
-        if following is not None:
-            outbox.record(session, VerificationRequested(following, brokerage_id, along=True))
+        _ask_for_next_waiting(session, brokerage_id)
     return [_Companion(c.id, job, c.storage_key) for c, _, job in chosen]
 
 

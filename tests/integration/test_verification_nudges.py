@@ -6,7 +6,6 @@ What its claim could not take (a full batch, or its own document taken by anothe
 message when it ends, so nothing waits for the pending sweep. Through the real job sender,
 Dramatiq middleware and actors over the in-process broker; the extraction service takes every job.
 """
-import threading
 from collections import Counter
 
 import dramatiq
@@ -17,6 +16,7 @@ from sqlalchemy import select
 from leadflow import jobs
 from leadflow.models import AuditEntry, Document
 from leadflow.services import documents, pipeline
+from tests.plugins.doubles import HoldingService
 from tests.plugins.postgres import client_of_new_brokerage, migrated_app
 from tests.unit.fakes import pdf
 
@@ -29,35 +29,24 @@ def app(request, tmp_path):
     with migrated_app(request.param, tmp_path, "nudges",
                       {"CLAIM_BATCH_SIZE": BATCH, "CLIENT_DAILY_PAGE_ALLOWANCE": 100}) as app:
         ports = app.extensions["leadflow"]
-        ports.extraction = Service()
+        ports.extraction = Service(ports.jobs.broker)
         tasks.bind(app)
         yield app
 
 
-class Service:
-    """The extraction service's client: takes every job, in batches; `on_batch` is called as
-    each batch request arrives."""
+class Service(HoldingService):
+    """Takes every job (one request each); notes which verify messages were queued when the
+    first job reached it."""
 
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.submitted: list[str] = []
-        self.on_batch = lambda: None
+    def __init__(self, broker):
+        super().__init__()
+        self.broker = broker
+        self.queued_at_first_job: list[str] | None = None
 
-    def healthy(self):
-        return True
-
-    def submit(self, *, job_id, **_):
-        with self.lock:
-            self.submitted.append(job_id)
-
-    def submit_many(self, submissions):
-        self.on_batch()
-        with self.lock:
-            self.submitted.extend(s["job_id"] for s in submissions)
-        return [None] * len(submissions)
-
-    def job(self, job_id):
-        return None
+    def submit(self, **job) -> None:
+        if self.queued_at_first_job is None:
+            self.queued_at_first_job = [m.args[0] for m in _queued(self.broker)]
+        super().submit(**job)
 
 
 class Ran(Middleware):
@@ -81,9 +70,6 @@ def test_uploads_while_a_message_waits_are_taken_along_and_the_rest_sent_on(app)
         other = _upload(db, app, elsewhere, 0)
     queued = [m.args[0] for m in _queued(broker)]
     assert queued == [uploads[0], other], "one message per brokerage while its first waits"
-    waiting_at_submission = []
-    app.extensions["leadflow"].extraction.on_batch = lambda: waiting_at_submission.append(
-        [m.args[0] for m in _queued(broker)])
 
     ran = _work(broker)
 
@@ -96,8 +82,9 @@ def test_uploads_while_a_message_waits_are_taken_along_and_the_rest_sent_on(app)
     # after each full batch (the fourth, the seventh); the other brokerage's message on its own.
     assert sorted(ran) == sorted([uploads[0], uploads[3], uploads[6], other])
     # A full batch sends the next one's message as its claim commits, before its own submission.
-    assert uploads[3] in waiting_at_submission[0], waiting_at_submission
-    assert sorted(app.extensions["leadflow"].extraction.submitted) == sorted(_jobs(db, app))
+    service = app.extensions["leadflow"].extraction
+    assert uploads[3] in service.queued_at_first_job, service.queued_at_first_job
+    assert sorted(job["job_id"] for job in service.jobs) == sorted(_jobs(db, app))
     assert not _queued(broker)
 
 
