@@ -91,12 +91,17 @@ def check(settings, headers, body: bytes) -> Delivery:
     secrets = [settings["EXTRACTION_WEBHOOK_SECRET"], *settings["EXTRACTION_WEBHOOK_PREVIOUS_SECRETS"]]
     delivery_id = webhooks.verify(secrets, headers, body)
     try:
-        payload = json.loads(body)
+        # NaN and Infinity are Python's, not JSON's: the json column would refuse them.
+        payload = json.loads(body, parse_constant=_not_json)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError("callback body is not JSON") from exc
     if not isinstance(payload, dict):
         raise ValueError("callback body is not a JSON object")
     return Delivery(delivery_id, str(payload.get("job_id") or "")[:64] or None, payload)
+
+
+def _not_json(constant: str):
+    raise json.JSONDecodeError(f"{constant} is not JSON", constant, 0)
 
 
 def record_all(session: Session | Connection, deliveries: Sequence[Delivery], *, nudge: bool = True) -> list[Receipt]:

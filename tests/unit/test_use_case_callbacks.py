@@ -69,11 +69,14 @@ def test_a_delivery_with_a_wrong_signature_is_refused_and_nothing_is_recorded(wo
     assert world.session.get(CallbackDelivery, "msg_x") is None
 
 
-def test_a_signed_body_that_is_not_a_json_object_is_refused(world):
-    body = b"[1, 2]"
+@pytest.mark.parametrize("body", [b"[1, 2]", b'{"type": "job.completed", "data": {"confidence": NaN}}',
+                                  b'{"type": "job.completed", "data": {"pages": Infinity}}'])
+def test_a_signed_body_that_is_not_a_json_object_is_refused(world, body):
+    # NaN and Infinity pass Python's json.loads, but PostgreSQL's json column refuses them.
     headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], "msg_y", body)
     with pytest.raises(ValueError):
         callbacks.receive(world.session, world.ports, headers, body)
+    assert world.session.get(CallbackDelivery, "msg_y") is None
 
 
 def test_a_completed_job_is_verified_stored_as_versions_and_settled_once(world, events):
