@@ -4,6 +4,7 @@ One place, so that a malformed value is a clear 400 or 404 before any use case r
 reaches the database: SQLite cannot bind an integer past 64 bits, PostgreSQL cannot store a NUL
 in text, and both answer such a value with an exception rather than "no such row".
 """
+import math
 import re
 
 from flask import abort, request
@@ -116,6 +117,11 @@ def _unstorable_json() -> str | None:
         if isinstance(item, str):
             if "\x00" in item:
                 return "The request contains a NUL character."
+        elif isinstance(item, float):
+            # NaN, Infinity and 1e999 (read as infinite) are Python's, not JSON's: no number we
+            # take is one, and PostgreSQL's json columns refuse them.
+            if not math.isfinite(item):
+                return "The JSON body holds a number that is not finite."
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
