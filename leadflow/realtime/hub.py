@@ -161,6 +161,8 @@ class Hub:
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)  # notified when a fan-out ends
         self._flushing = 0
+        # close_all has run: the process is stopping, and a page that connects now is told to go too.
+        self._closing = False
         self._max_per_user = max(int(max_sockets_per_user), 1)
         self._coalesce = coalesce_seconds
         # background=False: nothing fans out until flush() is called (tests count what one costs).
@@ -177,8 +179,14 @@ class Hub:
 
     def connect(self, user_id: int, watcher: Watcher | None = None, write=None) -> Client:
         """Register a socket; past the per-user cap the user's oldest socket is closed: the page
-        just opened is the one they look at, and one user cannot hold the process's sockets."""
+        just opened is the one they look at, and one user cannot hold the process's sockets.
+        Once the process is stopping (`close_all`), the socket is told to go at once."""
         client = Client(user_id, write)
+        with self._lock:
+            closing = self._closing
+        if closing:
+            client.evict(going_away=True)
+            return client
         with self._lock:
             if watcher is not None:
                 self._watchers[user_id] = watcher
@@ -194,8 +202,10 @@ class Hub:
     def close_all(self) -> int:
         """The process is stopping (a deploy): every open page is told to go away now, and
         reconnects to another process with a fresh snapshot, instead of holding this one for its
-        whole graceful timeout (a live page never ends on its own). Returns how many."""
+        whole graceful timeout (a live page never ends on its own). Returns how many.
+        Pages that connect afterwards (their handshake was under way) are told at once."""
         with self._lock:
+            self._closing = True
             clients = [client for mine in self._clients.values() for client in mine]
         for client in clients:
             client.evict(going_away=True)

@@ -57,19 +57,23 @@ def register(app) -> None:
         hub = current_app.extensions["leadflow"].hub
         client = hub.connect(watcher.id, watcher, write=writer_without_waiting(ws.sock))
         try:
-            while ws.connected and not client.evicted:
+            while ws.connected:
+                if client.evicted:
+                    # Told whenever it happened: before this loop began, while a frame was being
+                    # written, or while waiting (its None wakes the wait).
+                    if client.going_away:
+                        ws.close(reason=1012, message="the server is restarting")
+                    else:  # this user opened more pages than the cap allows
+                        ws.close(reason=1008, message="too many open pages")
+                    return
                 try:
                     html = client.outbox.get(timeout=WAKE_SECONDS)
                 except queue.Empty:
                     # Reading with no wait surfaces a closed socket; the browser sends nothing else.
                     ws.receive(timeout=0)
                     continue
-                if html is None and client.going_away:
-                    ws.close(reason=1012, message="the server is restarting")
-                    return
-                if html is None:  # evicted: this user opened more pages than the cap allows
-                    ws.close(reason=1008, message="too many open pages")
-                    return
+                if html is None:
+                    continue  # evicted: told above
                 if not ws.connected:
                     break
                 # The frame made once for every socket (hub.Push), or the rest of one the fan-out

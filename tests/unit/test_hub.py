@@ -91,3 +91,17 @@ def test_a_socket_that_fails_to_write_gets_its_push_queued_for_its_loop_to_find_
     client = Client(1, broken)
     client.push(Push("x"))
     assert client.outbox.get_nowait() == "x"
+
+
+def test_a_page_that_connects_while_the_process_stops_is_told_to_go_at_once():
+    # Its handshake was under way when close_all ran: it must not hold the stopping process open.
+    hub = Hub(app=None)
+    open_before = hub.connect(1)
+    assert hub.close_all() == 1
+    assert open_before.evicted and open_before.going_away
+    late = hub.connect(2)
+    assert late.evicted and late.going_away and late.outbox.get_nowait() is None
+    assert hub.connected_user_ids() == [1]  # the late one is not registered; the first leaves on its own
+    hub.disconnect(late)
+    hub.disconnect(open_before)
+    assert hub.connected_user_ids() == []
