@@ -9,7 +9,7 @@ releasing it keeps the move for the commit, so a batch writes its counts once to
 """
 from collections import Counter
 
-from sqlalchemy import delete, event, func, select
+from sqlalchemy import delete, event, func, literal, select
 from sqlalchemy.orm import Session, scoped_session
 
 from leadflow import statements
@@ -61,6 +61,19 @@ def _write(session: Session, deltas: Counter) -> None:
     # statement per row (a move is two rows: one status down, one up).
     session.execute(statements.built_once(("count-upsert", session.get_bind().dialect.name),
                                           lambda: _upsert(_insert(session))), rows)
+
+
+def counted_cte(rows, status: str):
+    """The count upsert as a data-modifying WITH (PostgreSQL): +1 to `status` for each row a
+    statement's CTE `rows` returned (its `brokerage_id`), for a statement that also creates them."""
+    from sqlalchemy.dialects.postgresql import insert
+    table = DocumentStatusCount.__table__
+    statement = insert(table).from_select(
+        ["brokerage_id", "status", "count"],
+        select(rows.c.brokerage_id, literal(status, type_=table.c.status.type), func.count())
+        .group_by(rows.c.brokerage_id))
+    return statement.on_conflict_do_update(
+        index_elements=["brokerage_id", "status"], set_={"count": table.c.count + statement.excluded.count}).cte("counted")
 
 
 def _upsert(insert):
