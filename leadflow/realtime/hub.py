@@ -183,18 +183,20 @@ class Hub:
         Once the process is stopping (`close_all`), the socket is told to go at once."""
         client = Client(user_id, write)
         with self._lock:
+            # Decided under the lock close_all takes: a socket is either among those it tells, or
+            # sees that it ran.
             closing = self._closing
+            evicted = []
+            if not closing:
+                if watcher is not None:
+                    self._watchers[user_id] = watcher
+                mine = self._clients[user_id]
+                mine[client] = None
+                evicted = list(mine)[:-self._max_per_user]
+                for old in evicted:
+                    del mine[old]
         if closing:
             client.evict(going_away=True)
-            return client
-        with self._lock:
-            if watcher is not None:
-                self._watchers[user_id] = watcher
-            mine = self._clients[user_id]
-            mine[client] = None
-            evicted = list(mine)[:-self._max_per_user]
-            for old in evicted:
-                del mine[old]
         for old in evicted:
             old.evict()
         return client

@@ -192,9 +192,10 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
                         precheck=problem[0].value if problem else pipeline.PRECHECK_PASSED,
                         page_count=pages or None, verification_notes=[], created_at=now, updated_at=now,
                         status_changed_at=now)
-    # Written on the tables with its audit row and its count (one statement on PostgreSQL), not through the unit
-    # of work (whose flush cost as much as both inserts): the object never enters the session,
-    # every field of it was set here, and the answer is built from it without reading the row back.
+    # Written on the tables with its audit row and its count (one statement on PostgreSQL), not
+    # through the unit of work (whose flush cost as much as both inserts): the object never enters
+    # the session, every field of it was set here, and the answer is built from it without reading
+    # the row back.
     transitions.create(session, {name: value for name, value in vars(document).items() if not name.startswith("_")},
                        actor_id=user.id, action="uploaded", note=f"{document.filename}, {size} bytes")
     if intent is not None:

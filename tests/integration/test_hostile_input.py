@@ -67,8 +67,8 @@ HOSTILE = [value for values in ATTACKS.values() for value in values]
 # JSON of the wrong shape: huge numbers, lists for objects, objects for strings.
 JSON_ODD = [10 ** 30, -1, 2 ** 63, None, True, 1.5, 1e308, [], {}, [[[]]], ["net"], {"fields": ["net"]},
             {"fields": [1, None]}, {"net": {"a": [1]}}, {"document_type": 10 ** 30}, {"fields": "net"}]
-RAW_JSON = [b'{"size": 1e999}', b'{"fields": ["net"], "net": NaN, "title": NaN, "note": -Infinity}', b"[" * 5000, b'{"a": "\\ud800"}', b"\xff\xfe", b'{"title": "\\u0000"}', b"",
-            b"null", b'"x"']
+RAW_JSON = [b'{"size": 1e999}', b'{"fields": ["net"], "net": NaN, "title": NaN, "note": -Infinity}', b"[" * 5000,
+            b'{"a": "\\ud800"}', b"\xff\xfe", b'{"title": "\\u0000"}', b"", b"null", b'"x"']
 FILES = [b"%PDF-1.4 no more", b"", b"MZ\x90\x00<script>", b"II*\x00garbage", b"\x00" * 64]
 ACCEPTS = ["application/json", "text/html", "*/*"]
 
