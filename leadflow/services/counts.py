@@ -68,20 +68,22 @@ def counted_cte(rows, status: str):
     statement's CTE `rows` returned (its `brokerage_id`), for a statement that also creates them."""
     from sqlalchemy.dialects.postgresql import insert
     table = DocumentStatusCount.__table__
-    statement = insert(table).from_select(
+    return _adding(insert(table).from_select(
         ["brokerage_id", "status", "count"],
         select(rows.c.brokerage_id, literal(status, type_=table.c.status.type), func.count())
-        .group_by(rows.c.brokerage_id))
-    return statement.on_conflict_do_update(
-        index_elements=["brokerage_id", "status"], set_={"count": table.c.count + statement.excluded.count}).cte("counted")
+        .group_by(rows.c.brokerage_id))).cte("counted")
 
 
 def _upsert(insert):
     table = DocumentStatusCount.__table__
-    statement = insert(table)
+    return _adding(insert(table)).returning(table.c.count)
+
+
+def _adding(statement):
+    """An insert of count rows that adds each to its row where that row exists already."""
+    table = DocumentStatusCount.__table__
     return statement.on_conflict_do_update(
-        index_elements=["brokerage_id", "status"],
-        set_={"count": table.c.count + statement.excluded.count}).returning(table.c.count)
+        index_elements=["brokerage_id", "status"], set_={"count": table.c.count + statement.excluded.count})
 
 
 @event.listens_for(Session, "before_commit")

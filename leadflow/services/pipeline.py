@@ -335,12 +335,16 @@ PRECHECK_PASSED = "passed"
 
 # A document as its upload left it: PENDING, its file passed the pre-check, no job, and its
 # status never changed (one handed back, waiting for credits or tomorrow's allowance, has moved).
-_NEVER_CLAIMED = select(Document.__table__.c.id).where(
-    Document.__table__.c.brokerage_id == bindparam("brokerage_id"),
-    Document.__table__.c.status == Status.PENDING.value, Document.__table__.c.precheck == PRECHECK_PASSED,
-    Document.__table__.c.current_job_id.is_(None),
-    Document.__table__.c.status_changed_at == Document.__table__.c.created_at,
-).order_by(Document.__table__.c.created_at).limit(1)
+def _never_claimed_statement():
+    documents = Document.__table__
+    return (select(documents.c.id)
+            .where(documents.c.brokerage_id == bindparam("brokerage_id"), documents.c.status == Status.PENDING.value,
+                   documents.c.precheck == PRECHECK_PASSED, documents.c.current_job_id.is_(None),
+                   documents.c.status_changed_at == documents.c.created_at)
+            .order_by(documents.c.created_at).limit(1))
+
+
+_NEVER_CLAIMED = _never_claimed_statement()
 
 
 def check_file(data: bytes, config) -> tuple[tuple[RejectionCode, Note] | None, int]:
