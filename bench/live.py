@@ -245,11 +245,13 @@ class EventLog:
 
     def handle(self, message) -> None:
         heard = time.time()
-        event = json.loads(message["data"])
-        if event.get("type") == "document_status" and "committed_at" in event:
-            key = (event["document_id"], event["status"])
-            self._committed[key] = float(event["committed_at"])
-            self._heard[key] = heard
+        events = json.loads(message["data"])
+        # One event, or the events one commit published together (RedisBus.publish_many).
+        for event in events if isinstance(events, list) else [events]:
+            if event.get("type") == "document_status" and "committed_at" in event:
+                key = (event["document_id"], event["status"])
+                self._committed[key] = float(event["committed_at"])
+                self._heard[key] = heard
 
 
 def commit_to_frame(committed, frames) -> tuple[list[float], int]:

@@ -3,6 +3,7 @@
 Two RedisBus instances stand for two processes (each has its own connections). Tests wait
 on threading.Event or the bus's subscription count, always with a timeout, never a sleep.
 """
+import json
 import threading
 import time
 
@@ -101,6 +102,34 @@ def test_events_published_together_reach_another_process_in_order(make_bus, redi
     assert inbox.events == events
 
 
+def test_events_published_together_travel_as_one_message(make_bus, redis_url, redis_channel, admin):
+    # One message for every web process to read and decode, not one per event.
+    raw = admin.pubsub()
+    raw.subscribe(redis_channel)
+    assert raw.get_message(timeout=WAIT)["type"] == "subscribe"
+    publisher = make_bus(RedisBus, redis_url, redis_channel)
+
+    assert publisher.publish_many([{"document_id": n} for n in range(3)]) is True
+    assert publisher.publish({"document_id": 3}) is True
+
+    messages = [raw.get_message(timeout=WAIT) for _ in range(2)]
+    raw.close()
+    assert [json.loads(message["data"]) for message in messages] == [
+        [{"document_id": 0}, {"document_id": 1}, {"document_id": 2}], {"document_id": 3}]
+
+
+def test_events_published_together_that_cannot_all_be_sent_say_so(make_bus, redis_url, redis_channel):
+    inbox = Inbox()
+    started_listener(make_bus, redis_url, redis_channel, inbox)
+    publisher = make_bus(RedisBus, redis_url, redis_channel)
+
+    assert publisher.publish_many([{"n": 1}, {"when": object()}, {"n": 2}]) is False
+    assert publisher.publish_many([{"when": object()}]) is False
+
+    assert inbox.wait_for(2)
+    assert inbox.events == [{"n": 1}, {"n": 2}]
+
+
 def test_events_published_together_to_an_unreachable_redis_return_false(make_bus):
     bus = make_bus(RedisBus, UNREACHABLE, "unused")
     assert bus.publish_many([{"document_id": 1}, {"document_id": 2}]) is False
@@ -118,12 +147,44 @@ def test_a_handler_that_raises_does_not_stop_later_events(make_bus, redis_url, r
     assert inbox.events == [{"n": 1}, {"n": 2}]
 
 
+def test_a_handler_that_raises_on_one_event_of_a_batch_still_gets_the_rest(make_bus, redis_url, redis_channel):
+    inbox = Inbox()
+    fussy = Inbox()
+
+    def refuse_the_first(event):
+        if event["n"] == 1:
+            raise RuntimeError("a handler bug")
+        fussy(event)
+
+    started_listener(make_bus, redis_url, redis_channel, refuse_the_first, inbox)
+    publisher = make_bus(RedisBus, redis_url, redis_channel)
+
+    assert publisher.publish_many([{"n": 1}, {"n": 2}, {"n": 3}])
+
+    assert inbox.wait_for(3) and fussy.wait_for(2)
+    assert inbox.events == [{"n": 1}, {"n": 2}, {"n": 3}]
+    assert fussy.events == [{"n": 2}, {"n": 3}]
+
+
+def test_redis_handlers_get_their_own_copy_of_each_event(make_bus, redis_url, redis_channel):
+    inbox = Inbox()
+    started_listener(make_bus, redis_url, redis_channel,
+                     lambda event: event.update(status="MUTATED"), inbox, lambda event: event.update(status="LAST"))
+    publisher = make_bus(RedisBus, redis_url, redis_channel)
+
+    assert publisher.publish_many([{"n": 1, "status": "VERIFIED"}, {"n": 2, "status": "VERIFIED"}])
+
+    assert inbox.wait_for(2)
+    assert inbox.events == [{"n": 1, "status": "VERIFIED"}, {"n": 2, "status": "VERIFIED"}]
+
+
 def test_a_message_that_is_not_an_event_is_skipped(make_bus, redis_url, redis_channel, admin):
     inbox = Inbox()
     started_listener(make_bus, redis_url, redis_channel, inbox)
 
     admin.publish(redis_channel, b"not json")
     admin.publish(redis_channel, b"[1, 2]")
+    admin.publish(redis_channel, b'[{"n": 1}, 2]')  # a list is taken whole or not at all
     admin.publish(redis_channel, b'{"n": 3}')
 
     assert inbox.wait_for(1)
