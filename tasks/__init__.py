@@ -35,5 +35,12 @@ def bind(app) -> dramatiq.Broker:
 def worker() -> None:
     """`dramatiq tasks:worker`: each worker process's app, from the environment, with the actors
     bound to its broker."""
+    import gc
+
     from leadflow.factory import create_app
     bind(create_app(listen=False))
+    # What the loaded app keeps for life (the S3 client's service model, SQLAlchemy's mappers,
+    # the rules) is left out of the collector's walks, as in the web (gunicorn.conf.py): a full
+    # collection walked it all, 0.14 s of one core each time, during which no thread of the
+    # process ran (`bench-pipeline`, gc.callbacks).
+    gc.freeze()
