@@ -218,7 +218,12 @@ class CallbackDelivery(db.Model):
     processed_at = db.Column(db.DateTime)
     outcome = db.Column(db.String(200))
 
-    __table_args__ = (Index("ix_callback_deliveries_unprocessed", "processed_at", "received_at"),)
+    # The deliveries still to apply, oldest first, and nothing else: the worker's claim reads the
+    # first few in order and stops. An index on (processed_at, received_at) could not give that
+    # order for `processed_at IS NULL`: every claim read and sorted the whole backlog (18 ms at
+    # 12,000 waiting; a worker catching up after an outage was quadratic in its backlog).
+    __table_args__ = (Index("ix_callback_deliveries_to_apply", "received_at",
+                            postgresql_where=processed_at.is_(None), sqlite_where=processed_at.is_(None)),)
 
 
 class AuditEntry(db.Model):
