@@ -2,6 +2,7 @@
 complete case's package and watches it get ready without reloading, then downloads the ZIP; the
 brokerage admin erases the client from the same page."""
 import io
+import re
 import zipfile
 
 from playwright.sync_api import expect
@@ -38,8 +39,9 @@ def _unintended(errors: list[str]) -> list[str]:
     out: the panel refreshes with hx-sync="this:replace", so a push-triggered refresh that
     overlaps the poll aborts the older one, and htmx reports each abort as two console errors
     (htmx:afterRequest, htmx:sendAbort). A failed request (htmx:sendError, htmx:responseError)
-    still counts, and so does its htmx:afterRequest."""
-    left = list(errors)
+    still counts, and so does its htmx:afterRequest. Chromium may print the event's element after
+    its name ("htmx:sendAbort, [object HTMLElement]"): the name decides."""
+    left = [re.split(r"[,\s]", error, maxsplit=1)[0] if error.startswith("htmx:") else error for error in errors]
     for _ in range(left.count("htmx:sendAbort")):
         left.remove("htmx:sendAbort")
         if "htmx:afterRequest" in left:
