@@ -27,8 +27,11 @@ UNPROCESSED = sa.text('processed_at IS NULL')
 def upgrade():
     if op.get_bind().dialect.name == 'postgresql':
         with op.get_context().autocommit_block():
+            # A concurrent build cut short leaves an invalid index behind: a second run builds it anew.
+            op.drop_index('ix_callback_deliveries_to_apply', table_name='callback_deliveries',
+                          postgresql_concurrently=True, if_exists=True)
             op.create_index('ix_callback_deliveries_to_apply', 'callback_deliveries', ['received_at'],
-                            postgresql_where=UNPROCESSED, postgresql_concurrently=True, if_not_exists=True)
+                            postgresql_where=UNPROCESSED, postgresql_concurrently=True)
             op.drop_index('ix_callback_deliveries_unprocessed', table_name='callback_deliveries',
                           postgresql_concurrently=True, if_exists=True)
         return
