@@ -1,7 +1,6 @@
 """A worker catching up on a backlog of callbacks (after an outage, or while it was stopped) takes
 the oldest waiting deliveries by reading just those, on PostgreSQL, whatever the planner knows
 of the table: a claim that read and sorted the whole backlog made catching up quadratic in it."""
-import json
 from datetime import datetime, timedelta
 
 from sqlalchemy import insert, text
@@ -32,12 +31,12 @@ def test_a_claim_reads_only_the_oldest_waiting_deliveries_however_long_the_backl
 
         claim = callbacks._claim_others(1, BATCH).compile(dialect=postgresql.dialect())
         params = {**claim.params, "named_0": "dlv_of_the_nudge"}
+        # psycopg hands EXPLAIN's JSON over decoded.
         plan = db.session.connection().exec_driver_sql(
             "EXPLAIN (ANALYZE, FORMAT JSON) " + str(claim), params).scalar_one()
         claimed = db.session.connection().exec_driver_sql(str(claim), params).all()
         db.session.rollback()
 
-    plan = json.loads(plan) if isinstance(plan, str) else plan
     read = [node["Actual Rows"] for node in _nodes(plan[0]["Plan"])
             if node.get("Relation Name") == "callback_deliveries"]
     assert read and max(read) <= BATCH, f"the claim read {read} deliveries (per scan) to take {BATCH}"
