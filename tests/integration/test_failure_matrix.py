@@ -115,6 +115,11 @@ def system_retry_scheduled(app, document_id, timeout=30):
                       message=f"a system retry of {document_id}")
 
 
+def reservation_status(app) -> str | None:
+    with app.app_context():
+        return db.session.scalar(select(CreditReservation.status))
+
+
 def test_when_every_submission_fails_the_document_waits_for_an_automatic_retry_and_is_released(world, app):
     # Before automatic retries this ended REJECTED SYSTEM_SUBMISSION_FAILED: a failure of ours
     # shown to the client as a rejection.
@@ -126,9 +131,9 @@ def test_when_every_submission_fails_the_document_waits_for_an_automatic_retry_a
     assert done["verification_notes"][0]["code"] == "system_retry"
     assert "SYSTEM_SUBMISSION_FAILED (1 of 5)" in retry[0][3] and retry[0][1:3] == ("PROCESSING", "PENDING")
     assert [a[0] for a in audit(app, document_id)].count("claimed") == 3
+    # The release is the worker's next commit, after the status's (effects.close_reservations).
+    wait_until(lambda: reservation_status(app) == "released", timeout=30, message="the reservation's release")
     with app.app_context():
-        reservation = db.session.scalar(select(CreditReservation))
-        assert reservation.status == "released"
         job = db.session.get(ExtractionJob, db.session.get(Document, document_id).current_job_id)
         assert job.status == "created", "a retry scheduled: created, not submitted before its time"
         assert abs(job.deadline_at - (clock.now() + timedelta(minutes=5))) < timedelta(seconds=30)
