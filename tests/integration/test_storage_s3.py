@@ -43,6 +43,20 @@ def post_form(target: dict, body: bytes, file_content_type: str = "application/o
     )
 
 
+def test_a_document_sized_put_sends_its_body_at_once_and_a_large_one_asks_first(s3_storage):
+    sent = []
+    s3_storage._client.meta.events.register(
+        "before-send.s3.PutObject", lambda request, **_: sent.append(request.headers.get("Expect")))
+    large = b"%PDF-1.7\n" + b"x" * (2 * 1024 * 1024)
+
+    s3_storage.put("brokerages/7/documents/1/original/small.pdf", PDF, "application/pdf")
+    s3_storage.put("brokerages/7/documents/2/original/large.pdf", large, "application/pdf")
+
+    assert sent == [None, b"100-continue"]
+    assert s3_storage.get("brokerages/7/documents/1/original/small.pdf") == PDF
+    assert s3_storage.get("brokerages/7/documents/2/original/large.pdf") == large
+
+
 def test_put_get_head_read_prefix_and_delete_round_trip(s3_storage):
     key = "brokerages/7/documents/42/original.pdf"
     s3_storage.put(key, PDF, "application/pdf")
