@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import Connection, bindparam, func, or_, select, update
+from sqlalchemy import Connection, Text, bindparam, cast, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -66,10 +66,12 @@ class DeliveryTooEarly(Exception):
 
 @dataclass(frozen=True)
 class Delivery:
-    """A callback whose signature and body were checked, not yet recorded."""
+    """A callback whose signature and body were checked, not yet recorded. `text`: the payload's
+    JSON as it came, which is what the status log stores (not `payload` written out again)."""
     id: str
     job_id: str | None
     payload: dict
+    text: str
 
 
 class Receipt:
@@ -91,13 +93,15 @@ def check(settings, headers, body: bytes) -> Delivery:
     secrets = [settings["EXTRACTION_WEBHOOK_SECRET"], *settings["EXTRACTION_WEBHOOK_PREVIOUS_SECRETS"]]
     delivery_id = webhooks.verify(secrets, headers, body)
     try:
-        # NaN and Infinity are Python's, not JSON's: the json column would refuse them.
-        payload = json.loads(body, parse_constant=_not_json)
+        # JSON between systems is UTF-8 (RFC 8259). NaN and Infinity are Python's, not JSON's:
+        # the json column would refuse them.
+        text = body.decode("utf-8")
+        payload = json.loads(text, parse_constant=_not_json)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError("callback body is not JSON") from exc
     if not isinstance(payload, dict):
         raise ValueError("callback body is not a JSON object")
-    return Delivery(delivery_id, str(payload.get("job_id") or "")[:64] or None, payload)
+    return Delivery(delivery_id, str(payload.get("job_id") or "")[:64] or None, payload, text)
 
 
 def _not_json(constant: str):
@@ -684,7 +688,7 @@ def _apply_failure(session: Session, ports: Ports, delivery, job, document, erro
 
 def _record(session: Session, delivery_id: str, job_id: str | None, payload: dict) -> bool:
     """Insert one delivery unless its id is recorded already; True when the row is new."""
-    return bool(_record_many(session.connection(), [Delivery(delivery_id, job_id, payload)]))
+    return bool(_record_many(session.connection(), [Delivery(delivery_id, job_id, payload, json.dumps(payload))]))
 
 
 def _record_many(connection: Connection, deliveries: Sequence[Delivery]) -> set[str]:
@@ -704,7 +708,7 @@ def _record_many(connection: Connection, deliveries: Sequence[Delivery]) -> set[
     dialect = connection.dialect.name
     statement = statements.built_once(("record-deliveries", dialect), lambda: _record_statement(dialect))
     received_at = utcnow()
-    values = [{"id": d.id, "job_id": d.job_id, "event_type": str(d.payload.get("type"))[:40], "payload": d.payload,
+    values = [{"id": d.id, "job_id": d.job_id, "event_type": str(d.payload.get("type"))[:40], "payload": d.text,
                "received_at": received_at} for d in rows]
     # Several rows go as one multi-row INSERT that SQLAlchemy writes from this one-row statement
     # ("insertmanyvalues"), so the statement's compiled form is cached (a statement built with
@@ -717,9 +721,16 @@ def _record_many(connection: Connection, deliveries: Sequence[Delivery]) -> set[
 def _record_statement(dialect: str):
     table = CallbackDelivery.__table__
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    # The payload goes as the text it came as, so the log keeps it byte for byte and it is not
+    # written out again from the parsed dict (json.dumps: 8.5 us for bench-callbacks' 2.5 kB).
+    # PostgreSQL checks it as it casts; SQLite keeps JSON as text, where a cast to "JSON" would
+    # make a number of it.
+    payload = bindparam("payload", type_=Text)
+    if dialect == "postgresql":
+        payload = cast(payload, postgresql.JSON)
     return insert(table).values(
         id=bindparam("id"), job_id=bindparam("job_id"), event_type=bindparam("event_type"),
-        payload=bindparam("payload", type_=table.c.payload.type),
+        payload=payload,
         received_at=bindparam("received_at", type_=table.c.received_at.type),
         document_id=select(ExtractionJob.document_id).where(ExtractionJob.id == bindparam("job_id"))
         .scalar_subquery(),

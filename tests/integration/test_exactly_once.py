@@ -268,6 +268,24 @@ def test_the_status_log_keeps_every_payload_even_when_applying_the_callback_fail
     assert replay.output.startswith("already processed: applied: VERIFIED")
 
 
+def test_the_status_log_keeps_a_payload_byte_for_byte_as_the_service_wrote_it(world, app, live):
+    document_id, job_id = extracting(world, app, live, HoldingService())
+    # Keys in the service's order, its spacing, an escaped character: what an auditor compares.
+    body = ('{"job_id":  "%s", "type": "job.completed",\n "data": {"pages": 1, "document_type": "bank_statement", '
+            '"confidence": 0.95, "content": {"text_chars": 800, "fields": %s, "note": "Stra\\u00dfe"}, '
+            '"schema": {"type": "object"}}}' % (job_id, json.dumps(STATEMENT_FIELDS))).encode()
+    headers = webhooks.headers_for(app.config["EXTRACTION_WEBHOOK_SECRET"], f"dlv_{uuid.uuid4().hex}", body)
+    answer = requests.post(world.url + "/api/extraction/callbacks", data=body,
+                           headers={**headers, "Content-Type": "application/json"}, timeout=10)
+    assert answer.status_code == 202
+    with app.app_context():
+        logged = db.session.execute(select(CallbackDelivery.payload, text("payload::text")).where(
+            CallbackDelivery.document_id == document_id)).one()
+    assert logged[1] == body.decode()
+    assert logged[0] == json.loads(body)
+    world.client_a.api.wait_for_status(document_id, "VERIFIED", timeout=30)
+
+
 def test_a_wallet_that_cannot_cover_a_document_waits_and_goes_on_once_credits_are_granted(world, app, live):
     with app.app_context():
         db.session.execute(db.update(CreditWallet).where(CreditWallet.brokerage_id == world.brokerage_a)

@@ -70,9 +70,12 @@ def test_a_delivery_with_a_wrong_signature_is_refused_and_nothing_is_recorded(wo
 
 
 @pytest.mark.parametrize("body", [b"[1, 2]", b'{"type": "job.completed", "data": {"confidence": NaN}}',
-                                  b'{"type": "job.completed", "data": {"pages": Infinity}}'])
+                                  b'{"type": "job.completed", "data": {"pages": Infinity}}',
+                                  '{"type": "job.completed", "note": "Straße"}'.encode("latin-1"),
+                                  '{"type": "job.completed"}'.encode("utf-16")])
 def test_a_signed_body_that_is_not_a_json_object_is_refused(world, body):
-    # NaN and Infinity pass Python's json.loads, but PostgreSQL's json column refuses them.
+    # NaN and Infinity pass Python's json.loads, but PostgreSQL's json column refuses them. JSON
+    # between systems is UTF-8, and the log stores the text as it came.
     headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], "msg_y", body)
     with pytest.raises(ValueError):
         callbacks.receive(world.session, world.ports, headers, body)
