@@ -133,6 +133,9 @@ def load() -> dict:
         # A verify-document message claims, reserves and submits up to this many due documents
         # of its brokerage together (its own and others waiting); 1: each its own.
         "CLAIM_BATCH_SIZE": _int("CLAIM_BATCH_SIZE", 20),
+        # A new upload's verification message waits this long for more uploads of its brokerage
+        # to claim with it (0: at once).
+        "CLAIM_GATHER_MS": _int("CLAIM_GATHER_MS", 100),
         # A callback receipt that finds no write under way waits this long for others to share
         # its insert (0: writes at once).
         "CALLBACK_GATHER_MS": _int("CALLBACK_GATHER_MS", 2),

@@ -37,7 +37,7 @@ def publish_statuses(events: list[DocumentStatusChanged]) -> None:
 def enqueue_verification(event: VerificationRequested) -> None:
     # The same use case the pending and retries sweeps call: one way a verification is sent.
     pipeline.enqueue_verification(current_ports(), event.document_id, event.brokerage_id, take_over=event.take_over,
-                                  along=event.along)
+                                  along=event.along, gather=event.gather)
 
 
 def enqueue_delivery(event: DeliveryReceived) -> None:

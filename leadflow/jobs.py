@@ -8,7 +8,9 @@ state machine stays the truth: a duplicate that slips through loses the claim an
 A message is also a nudge for its brokerage: a worker's claim takes other new documents of the
 brokerage along (`pipeline._claim_companions`). While one such message waits in the queue, a new
 upload sends none of its own (`brokerage-verify-<brokerageId>`, a key released when that
-message starts, before its claim reads what is waiting); see `pipeline.send_next_waiting`.
+message starts, before its claim reads what is waiting); see `pipeline.send_next_waiting`. An
+upload's message waits a moment first (CLAIM_GATHER_MS), so that uploads that come together
+are claimed, reserved and submitted together.
 """
 import logging
 import threading
@@ -18,6 +20,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 import dramatiq
+from dramatiq.common import dq_name
 from dramatiq.middleware import CurrentMessage, Middleware
 
 from leadflow import clock
@@ -154,7 +157,13 @@ def patient_redis_broker(**options) -> dramatiq.Broker:
         doubling, each ask a fetch script on Redis: at a few documents a second per process the
         consumer threads were a sixth of the worker's CPU (py-spy, bench-pipeline). This one
         starts its next wait at 40-80 ms; a queue with messages waiting is read at once as
-        before, and an idle one is asked once a second (the worker timeout) as before."""
+        before, and an idle one is asked once a second (the worker timeout) as before; the
+        document queue's delay queue every GATHERING_POLL_MS."""
+
+        def __init__(self, broker, queue_name, prefetch, timeout, **kwargs):
+            if queue_name == dq_name(DOCUMENT_QUEUE):
+                timeout = min(timeout, GATHERING_POLL_MS)
+            super().__init__(broker, queue_name, prefetch, timeout, **kwargs)
 
         def __next__(self):
             message = super().__next__()
@@ -173,6 +182,10 @@ def patient_redis_broker(**options) -> dramatiq.Broker:
 # Dramatiq's backoff exponent for the first wait on an empty queue after a message: its waits
 # are 5 ms x 2^n, stretched by up to twice (n = 3: 40-80 ms).
 QUIET_QUEUE_FIRST_BACKOFF = 3
+# An upload's verification message waits its gathering moment (CLAIM_GATHER_MS) in the document
+# queue's delay queue, which a worker reads and holds until due: an idle consumer of it asks
+# Redis this often, not once a second, so that the wait ends near its time.
+GATHERING_POLL_MS = 100
 
 
 class ReleaseDedupKey(Middleware):
@@ -248,11 +261,12 @@ class BrokerJobSender:
     def send(self, actor_name: str, *args, dedup_key: str | None = None, take_over: bool = False,
              delay_ms: int | None = None, nudge_key: str | None = None) -> bool:
         """`nudge_key`: send nothing while another message holding this key waits in the queue
-        (it takes this work along when it starts); else this message holds it until it starts."""
+        (it takes this work along when it starts); else this message holds it until it starts,
+        and `delay_ms` is how long it waits there first, for more work to take along."""
         queue = self._queues[actor_name]
         if dedup_key is None:
             return self._enqueue(queue, actor_name, args, {}, delay_ms)
-        if delay_ms is not None:
+        if delay_ms is not None and nudge_key is None:
             return self._send_later(queue, actor_name, dedup_key, delay_ms, args)
         if take_over:
             if self._still_waiting(dedup_key):
@@ -260,10 +274,11 @@ class BrokerJobSender:
                 return False
             self.dedup.release(dedup_key)
         if nudge_key is not None:
-            return self._send_nudge(queue, actor_name, dedup_key, nudge_key, args)
+            return self._send_nudge(queue, actor_name, dedup_key, nudge_key, args, delay_ms)
         return self._send_once(queue, actor_name, dedup_key, args)
 
-    def _send_nudge(self, queue: str, actor_name: str, key: str, nudge_key: str, args) -> bool:
+    def _send_nudge(self, queue: str, actor_name: str, key: str, nudge_key: str, args,
+                    delay_ms: int | None = None) -> bool:
         holder = uuid.uuid4().hex
         try:
             if not self.dedup.acquire(nudge_key, ttl=NUDGE_TTL_SECONDS, holder=holder):
@@ -272,7 +287,7 @@ class BrokerJobSender:
         except Exception as exc:  # unknown: a message of its own, as without nudges
             log.warning("could not take nudge key %s (%s)", nudge_key, type(exc).__name__)
             return self._send_once(queue, actor_name, key, args)
-        if self._send_once(queue, actor_name, key, args, {"nudge_key": nudge_key, "nudge_holder": holder}):
+        if self._send_once(queue, actor_name, key, args, {"nudge_key": nudge_key, "nudge_holder": holder}, delay_ms):
             return True
         self.dedup.release(nudge_key, holder)
         return False
@@ -285,7 +300,8 @@ class BrokerJobSender:
         _, marked, due = holder.partition("@")
         return bool(marked) and due.isdigit() and _seconds() < int(due) + TAKE_OVER_GRACE_SECONDS
 
-    def _send_once(self, queue: str, actor_name: str, key: str, args, options: Mapping | None = None) -> bool:
+    def _send_once(self, queue: str, actor_name: str, key: str, args, options: Mapping | None = None,
+                   delay_ms: int | None = None) -> bool:
         """Enqueue unless a message with this key is already queued or running."""
         holder = uuid.uuid4().hex
         try:
@@ -295,7 +311,8 @@ class BrokerJobSender:
         except Exception as exc:
             log.warning("could not take dedup key %s (%s); the pending sweep will enqueue it", key, type(exc).__name__)
             return False
-        if self._enqueue(queue, actor_name, args, {**(options or {}), "dedup_key": key, "dedup_holder": holder}, None):
+        if self._enqueue(queue, actor_name, args, {**(options or {}), "dedup_key": key, "dedup_holder": holder},
+                         delay_ms):
             return True
         self.dedup.release(key, holder)
         return False

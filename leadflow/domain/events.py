@@ -27,6 +27,9 @@ class VerificationRequested:
     # A new upload whose file passed its pre-check: a waiting message of its brokerage may take
     # it along instead of a message of its own (`pipeline.enqueue_verification`).
     along: bool = False
+    # An upload's: its message waits CLAIM_GATHER_MS for more of its brokerage's uploads to
+    # take along (`pipeline.enqueue_verification`).
+    gather: bool = False
 
 
 @dataclass(frozen=True)

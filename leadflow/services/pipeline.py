@@ -60,7 +60,7 @@ class TransientFailure(Exception):
 
 
 def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, take_over: bool = False,
-                         along: bool = False) -> bool:
+                         along: bool = False, gather: bool = False) -> bool:
     """Send the document's verification message unless one is queued or running already (its
     dedup key); `take_over`: that message is presumed lost and the key is taken from it.
     `along`: a new document its brokerage's next claim may take along (`_claim_companions`):
@@ -68,8 +68,9 @@ def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, t
     claim takes it, or `send_next_waiting` sends it one when that message ends).
     False when nothing was sent. Never raises: a document not sent is the pending sweep's."""
     nudge_key = jobs.brokerage_nudge_key(brokerage_id) if along and _claims_in_batches(ports) else None
+    wait_ms = ports.settings.get("CLAIM_GATHER_MS", 0) if gather and nudge_key else 0
     return ports.jobs.send(VERIFY_ACTOR, document_id, brokerage_id, dedup_key=jobs.verification_key(document_id),
-                           take_over=take_over, nudge_key=nudge_key)
+                           take_over=take_over, nudge_key=nudge_key, delay_ms=wait_ms or None)
 
 
 def send_next_waiting(session: Session, ports: Ports, brokerage_id: int) -> None:

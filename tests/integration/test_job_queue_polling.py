@@ -1,6 +1,7 @@
 """The worker's queues on the real Redis: a message is read as soon as it is there, and after one
 the consumer does not keep asking an empty queue every few milliseconds (each ask is a fetch
 script run on Redis and by the worker)."""
+import threading
 import time
 
 from leadflow import jobs
@@ -48,3 +49,32 @@ def test_after_a_message_an_empty_queue_is_asked_a_few_times_a_second_not_every_
     finally:
         consumer.close()
         broker.client.delete(*broker.client.keys(f"{redis_prefix}:polling*") or ["none"])
+
+
+def test_an_uploads_gathering_wait_ends_near_its_time_even_after_the_worker_sat_idle(redis_url, redis_prefix):
+    """An upload's message waits CLAIM_GATHER_MS in the document queue's delay queue; the worker
+    fetches it from there and holds it until due. A consumer idle for a while asks once a
+    second, which would stretch a tenth of a second's wait to most of a second."""
+    from dramatiq.common import dq_name
+    namespace = f"{redis_prefix}:gathering"
+    broker = broker_from_config({"REDIS_URL": redis_url, "DRAMATIQ_NAMESPACE": namespace}, jobs.MemoryDedup())
+    consumer = broker.consume(dq_name(QUEUE), prefetch=1, timeout=1000)
+    try:
+        fetches = fetches_counted(broker)
+        while len(fetches) < 8:
+            assert next(consumer) is None  # idle: its waits grow as far as they go
+        sender = jobs.BrokerJobSender(broker, jobs.MemoryDedup())
+        started = time.monotonic()
+        # Sent while the consumer waits, as an upload comes whenever it comes.
+        upload = threading.Timer(0.02, sender.send, ("verify-document", "d1", 1),
+                                 {"dedup_key": "doc-verify-d1", "nudge_key": "brokerage-verify-1", "delay_ms": 100})
+        upload.start()
+        message = next(message for message in consumer if message is not None)
+        fetched = time.monotonic() - started
+        upload.join()
+        assert message.args == ("d1", 1)
+        assert fetched < 0.3, f"fetched {fetched:.3f}s after the upload"
+        consumer.ack(message)
+    finally:
+        consumer.close()
+        broker.client.delete(*broker.client.keys(f"{namespace}*") or ["none"])

@@ -10,6 +10,7 @@ from collections import Counter
 
 import dramatiq
 import pytest
+from dramatiq.common import dq_name
 from dramatiq.middleware import Middleware
 from sqlalchemy import select
 
@@ -45,7 +46,7 @@ class Service(HoldingService):
 
     def submit(self, **job) -> None:
         if self.queued_at_first_job is None:
-            self.queued_at_first_job = [m.args[0] for m in _queued(self.broker)]
+            self.queued_at_first_job = [m.args[0] for m in _queued(self.broker, gathering=False)]
         super().submit(**job)
 
 
@@ -70,6 +71,11 @@ def test_uploads_while_a_message_waits_are_taken_along_and_the_rest_sent_on(app)
         other = _upload(db, app, elsewhere, 0)
     queued = [m.args[0] for m in _queued(broker)]
     assert queued == [uploads[0], other], "one message per brokerage while its first waits"
+    # An upload's message waits a moment (CLAIM_GATHER_MS) for more uploads to take along.
+    waiting = _queued(broker, gathering=True)
+    assert [m.args[0] for m in waiting] == queued
+    gather_ms = app.config["CLAIM_GATHER_MS"]
+    assert gather_ms > 0 and all(m.options["eta"] - m.message_timestamp >= gather_ms for m in waiting)
 
     ran = _work(broker)
 
@@ -81,7 +87,8 @@ def test_uploads_while_a_message_waits_are_taken_along_and_the_rest_sent_on(app)
     # Seven documents in batches of three: the first message, then one for the oldest left
     # after each full batch (the fourth, the seventh); the other brokerage's message on its own.
     assert sorted(ran) == sorted([uploads[0], uploads[3], uploads[6], other])
-    # A full batch sends the next one's message as its claim commits, before its own submission.
+    # A full batch sends the next one's message as its claim commits, before its own submission,
+    # due at once: what waits there has waited already.
     service = app.extensions["leadflow"].extraction
     assert uploads[3] in service.queued_at_first_job, service.queued_at_first_job
     assert sorted(job["job_id"] for job in service.jobs) == sorted(_jobs(db, app))
@@ -153,9 +160,12 @@ def _upload(db, app, user, i: int) -> str:
     return document.id
 
 
-def _queued(broker) -> list[dramatiq.Message]:
-    queue = broker.queues[jobs.DOCUMENT_QUEUE]
-    return [dramatiq.Message.decode(data) for data in list(queue.queue)]
+def _queued(broker, *, gathering: bool | None = None) -> list[dramatiq.Message]:
+    """The document queue's messages: those due at once and those waiting to gather more
+    uploads (Dramatiq's delay queue); `gathering` True or False: only those."""
+    names = {False: [jobs.DOCUMENT_QUEUE], True: [dq_name(jobs.DOCUMENT_QUEUE)],
+             None: [jobs.DOCUMENT_QUEUE, dq_name(jobs.DOCUMENT_QUEUE)]}[gathering]
+    return [dramatiq.Message.decode(data) for name in names for data in list(broker.queues[name].queue)]
 
 
 def _work(broker) -> list[str]:

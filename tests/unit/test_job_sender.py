@@ -122,3 +122,16 @@ def test_a_retried_message_leaves_the_nudge_key_of_a_newer_message_alone():
     newer = dedup.holder(NUDGE)
     release.before_process_message(broker, first)  # its retry starts
     assert dedup.holder(NUDGE) == newer, "the newer message still holds it, and takes what comes along"
+
+
+def test_a_nudge_sent_to_gather_waits_in_the_queue_holding_its_brokerages_key(sender):
+    """An upload's message waits a moment (delay_ms) for more uploads: it holds the brokerage's
+    key while it waits, so the uploads of that moment ride along instead of sending their own."""
+    queue = jobs.QUEUES["verify-document"]
+    assert sender.send("verify-document", "d1", 1, dedup_key=KEY, nudge_key=NUDGE, delay_ms=100)
+    waiting = [dramatiq.Message.decode(data) for data in list(sender.broker.queues[f"{queue}.DQ"].queue)]
+    assert [m.args for m in waiting] == [("d1", 1)] and sender.broker.queues[queue].qsize() == 0
+    assert waiting[0].options["nudge_key"] == NUDGE and waiting[0].options["dedup_key"] == KEY
+    assert not sender.send("verify-document", "d2", 1, dedup_key=jobs.verification_key("d2"), nudge_key=NUDGE,
+                           delay_ms=100), "taken along by the waiting message"
+    assert sent(sender) == 1
