@@ -158,17 +158,22 @@ def patient_redis_broker(**options) -> dramatiq.Broker:
         consumer threads were a sixth of the worker's CPU (py-spy, bench-pipeline). This one
         starts its next wait at 40-80 ms; a queue with messages waiting is read at once as
         before, and an idle one is asked once a second (the worker timeout) as before; the
-        document queue's delay queue every GATHERING_POLL_MS."""
+        document queue's delay queue every GATHERING_POLL_MS while uploads come."""
 
         def __init__(self, broker, queue_name, prefetch, timeout, **kwargs):
-            if queue_name == dq_name(DOCUMENT_QUEUE):
-                timeout = min(timeout, GATHERING_POLL_MS)
             super().__init__(broker, queue_name, prefetch, timeout, **kwargs)
+            self._gathering = queue_name == dq_name(DOCUMENT_QUEUE)
+            self._idle_timeout = timeout
+            self._last_message_at = float("-inf")
 
         def __next__(self):
+            if self._gathering:
+                uploads_coming = time.monotonic() - self._last_message_at < GATHERING_ACTIVE_SECONDS
+                self.timeout = min(self._idle_timeout, GATHERING_POLL_MS) if uploads_coming else self._idle_timeout
             message = super().__next__()
             if message is not None:
                 self.misses = max(self.misses, QUIET_QUEUE_FIRST_BACKOFF)
+                self._last_message_at = time.monotonic()
             return message
 
     class PatientRedisBroker(RedisBroker):
@@ -183,9 +188,12 @@ def patient_redis_broker(**options) -> dramatiq.Broker:
 # are 5 ms x 2^n, stretched by up to twice (n = 3: 40-80 ms).
 QUIET_QUEUE_FIRST_BACKOFF = 3
 # An upload's verification message waits its gathering moment (CLAIM_GATHER_MS) in the document
-# queue's delay queue, which a worker reads and holds until due: an idle consumer of it asks
-# Redis this often, not once a second, so that the wait ends near its time.
+# queue's delay queue, which a worker reads and holds until due. While uploads come (a message
+# there in the last GATHERING_ACTIVE_SECONDS) an idle consumer of it asks Redis this often, not
+# once a second, so that the wait ends near its time; a quiet one goes back to once a second, as
+# every ask costs the worker about half a millisecond and Redis a fetch script.
 GATHERING_POLL_MS = 100
+GATHERING_ACTIVE_SECONDS = 60
 
 
 class ReleaseDedupKey(Middleware):
