@@ -202,7 +202,7 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
         session.delete(intent)
     outbox.record(session, DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
     outbox.record(session, VerificationRequested(document_id, brokerage_id, along=problem is None,
-                                                       gather=problem is None))
+                                                 gather=problem is None))
     outbox.commit(session)
     return document
 

@@ -65,7 +65,9 @@ def enqueue_verification(ports: Ports, document_id: str, brokerage_id: int, *, t
     dedup key); `take_over`: that message is presumed lost and the key is taken from it.
     `along`: a new document its brokerage's next claim may take along (`_claim_companions`):
     while a message of the brokerage waits in the queue, none is sent for it (the message's
-    claim takes it, or `send_next_waiting` sends it one when that message ends).
+    claim takes it, or `send_next_waiting` sends it one when that message ends). `gather`: an
+    upload's; a message it sends waits CLAIM_GATHER_MS in the queue first, holding the
+    brokerage's key, so that the uploads of that moment are taken along.
     False when nothing was sent. Never raises: a document not sent is the pending sweep's."""
     nudge_key = jobs.brokerage_nudge_key(brokerage_id) if along and _claims_in_batches(ports) else None
     wait_ms = ports.settings.get("CLAIM_GATHER_MS", 0) if gather and nudge_key else 0
