@@ -137,8 +137,8 @@ def load() -> dict:
         # to claim with it (0: at once).
         "CLAIM_GATHER_MS": _int("CLAIM_GATHER_MS", 100),
         # A callback receipt that finds no write under way waits this long for others to share
-        # its insert (0: writes at once).
-        "CALLBACK_GATHER_MS": _int("CALLBACK_GATHER_MS", 2),
+        # its insert (0: writes at once; receipts arriving during a write share the next one anyway).
+        "CALLBACK_GATHER_MS": _int("CALLBACK_GATHER_MS", 0),
         # The worker's nudges about new deliveries wait this long for more to name (0: each
         # receipt group sends its own at once).
         "CALLBACK_NUDGE_GATHER_MS": _int("CALLBACK_NUDGE_GATHER_MS", 20),
