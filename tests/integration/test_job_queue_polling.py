@@ -4,6 +4,8 @@ script run on Redis and by the worker)."""
 import threading
 import time
 
+from dramatiq.common import dq_name
+
 from leadflow import jobs
 from leadflow.bootstrap import broker_from_config
 
@@ -57,7 +59,6 @@ def test_while_uploads_come_a_gathering_wait_ends_near_its_time_even_if_the_work
     fetches it from there and holds it until due. An idle consumer asks once a second, which
     would stretch a tenth of a second's wait to most of a second: while uploads come, the
     gathering queue is asked every GATHERING_POLL_MS."""
-    from dramatiq.common import dq_name
     namespace = f"{redis_prefix}:gathering"
     broker = broker_from_config({"REDIS_URL": redis_url, "DRAMATIQ_NAMESPACE": namespace}, jobs.MemoryDedup())
     consumer = broker.consume(dq_name(QUEUE), prefetch=1, timeout=1000)
