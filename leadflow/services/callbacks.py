@@ -744,12 +744,19 @@ def _mark(session: Session, delivery_id: str, outcome: str) -> None:
 
 
 def _mark_many(session: Session, outcomes: dict[str, str]) -> None:
+    # One statement per outcome, not per delivery: a batch's outcomes are its target statuses.
     at = utcnow()
-    session.execute(_MARK, [{"delivery_id": delivery_id, "at": at, "what": outcome[:200]}
-                            for delivery_id, outcome in outcomes.items()])
+    by_outcome: dict[str, list[str]] = {}
+    for delivery_id, outcome in outcomes.items():
+        by_outcome.setdefault(outcome[:200], []).append(delivery_id)
+    for outcome, delivery_ids in by_outcome.items():
+        session.execute(_MARK_ALL, {"delivery_ids": delivery_ids, "at": at, "what": outcome})
 
 
 _MARK = update(_DELIVERIES).where(_DELIVERIES.c.id == bindparam("delivery_id"), _DELIVERIES.c.processed_at.is_(None)) \
+    .values(processed_at=bindparam("at"), outcome=bindparam("what"))
+_MARK_ALL = update(_DELIVERIES).where(_DELIVERIES.c.id.in_(bindparam("delivery_ids", expanding=True)),
+                                      _DELIVERIES.c.processed_at.is_(None)) \
     .values(processed_at=bindparam("at"), outcome=bindparam("what"))
 
 

@@ -397,6 +397,19 @@ def test_a_batch_of_plain_results_costs_the_same_statements_whatever_its_size(wo
     assert statements_to_apply(1) == statements_to_apply(4)
 
 
+def test_a_batch_of_results_with_different_verdicts_marks_each_delivery_with_its_own(world):
+    (clear, clear_job), (unread, unread_job) = submitted(world), submitted(world)
+    callbacks.record_all(world.session, [checked(world, completed(clear_job), "msg_clear"),
+                                         checked(world, completed(unread_job, fields={}), "msg_unread")])
+    callbacks.process_batch(world.session, world.ports, "msg_clear", also=["msg_unread"], limit=2)
+    assert (world.get(clear).status, world.get(unread).status) == (Status.VERIFIED, Status.ACTION_REQUIRED)
+    marks = {delivery_id: world.session.get(CallbackDelivery, delivery_id, populate_existing=True)
+             for delivery_id in ("msg_clear", "msg_unread")}
+    assert {delivery_id: delivery.outcome for delivery_id, delivery in marks.items()} == {
+        "msg_clear": "applied: VERIFIED", "msg_unread": "applied: ACTION_REQUIRED"}
+    assert all(delivery.processed_at is not None for delivery in marks.values())
+
+
 def test_a_result_whose_document_moved_on_after_the_batch_read_it_is_ignored_and_the_others_applied(world,
                                                                                                     monkeypatch):
     (moving, moving_job), (staying, staying_job) = submitted(world), submitted(world)
