@@ -656,9 +656,10 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     chosen = [(c, pages, job) for c, pages, job in chosen if c.id in claimed]
     if not chosen:
         return []
-    session.execute(insert(ExtractionJob.__table__), [
+    # One multi-row INSERT: a list of parameters would be one statement per row on psycopg 3.
+    session.execute(insert(ExtractionJob.__table__).values([
         {"id": job, "document_id": c.id, "brokerage_id": brokerage_id, "mode": "first",
-         "status": JobStatus.CREATED.value, "submit_attempts": 0, "created_at": utcnow()} for c, _, job in chosen])
+         "status": JobStatus.CREATED.value, "submit_attempts": 0, "created_at": utcnow()} for c, _, job in chosen]))
     # The wallet row is this transaction's already (the claiming document's reservation), so
     # the balance read above holds; a refusal here undoes the whole claim, this document's too.
     billing.reserve_many(session, brokerage_id, {job: pages for _, pages, job in chosen}, now=now)
