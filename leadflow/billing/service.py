@@ -111,10 +111,13 @@ def reserve_many(session: Session, brokerage_id: int, pages_by_job: dict[str, in
     if moved != 1:
         raise ledger.InsufficientCredits(f"{total} pages needed for {len(pages_by_job)} jobs, "
                                          f"{wallet_state(session, brokerage_id).balance} available")
-    # One multi-row INSERT, as for the claim's jobs.
-    session.execute(insert(_RESERVATIONS).values([
+    session.execute(_ADD_RESERVATIONS, [
         {"brokerage_id": brokerage_id, "job_id": job_id, "pages": pages, "status": "open", "overage": 0,
-         "created_at": now, "expires_at": now + RESERVATION_LIFETIME} for job_id, pages in pages_by_job.items()]))
+         "created_at": now, "expires_at": now + RESERVATION_LIFETIME} for job_id, pages in pages_by_job.items()])
+
+
+# With RETURNING, SQLAlchemy sends a list of rows as one multi-row statement (insertmanyvalues).
+_ADD_RESERVATIONS = insert(_RESERVATIONS).returning(_RESERVATIONS.c.id)
 
 
 def client_pages_today_by_owner(session: Session, owner_ids, now: datetime) -> dict[int, int]:

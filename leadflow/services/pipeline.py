@@ -656,10 +656,9 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
     chosen = [(c, pages, job) for c, pages, job in chosen if c.id in claimed]
     if not chosen:
         return []
-    # One multi-row INSERT: a list of parameters would be one statement per row on psycopg 3.
-    session.execute(insert(ExtractionJob.__table__).values([
+    session.execute(_ADD_JOBS, [
         {"id": job, "document_id": c.id, "brokerage_id": brokerage_id, "mode": "first",
-         "status": JobStatus.CREATED.value, "submit_attempts": 0, "created_at": utcnow()} for c, _, job in chosen]))
+         "status": JobStatus.CREATED.value, "submit_attempts": 0, "created_at": utcnow()} for c, _, job in chosen])
     # The wallet row is this transaction's already (the claiming document's reservation), so
     # the balance read above holds; a refusal here undoes the whole claim, this document's too.
     billing.reserve_many(session, brokerage_id, {job: pages for _, pages, job in chosen}, now=now)
@@ -668,6 +667,11 @@ def _claim_companions(session: Session, ports: Ports, brokerage_id: int, documen
         # message ends), so another worker claims the next batch while this one is submitted.
         _ask_for_next_waiting(session, brokerage_id)
     return [_Companion(c.id, job, c.storage_key) for c, _, job in chosen]
+
+
+# With RETURNING, SQLAlchemy sends a list of rows as one multi-row statement (insertmanyvalues);
+# without it, psycopg's executemany sends a statement per row.
+_ADD_JOBS = insert(ExtractionJob.__table__).returning(ExtractionJob.__table__.c.id)
 
 
 def _companions_statement(limit: int):
