@@ -738,13 +738,13 @@ def _record_statement(dialect: str):
 
 
 def _mark(session: Session, delivery_id: str, outcome: str) -> None:
-    # On the table, not the ORM entity: no loaded delivery needs the new values (a batch's next
-    # delivery is another row), and the ORM's update costs as much again to prepare as to run.
-    session.execute(_MARK, {"delivery_id": delivery_id, "at": utcnow(), "what": outcome[:200]})
+    _mark_many(session, {delivery_id: outcome})
 
 
 def _mark_many(session: Session, outcomes: dict[str, str]) -> None:
     # One statement per outcome, not per delivery: a batch's outcomes are its target statuses.
+    # On the table, not the ORM entity: no loaded delivery needs the new values, and the ORM's
+    # update costs as much again to prepare as to run.
     at = utcnow()
     by_outcome: dict[str, list[str]] = {}
     for delivery_id, outcome in outcomes.items():
@@ -753,8 +753,6 @@ def _mark_many(session: Session, outcomes: dict[str, str]) -> None:
         session.execute(_MARK_ALL, {"delivery_ids": delivery_ids, "at": at, "what": outcome})
 
 
-_MARK = update(_DELIVERIES).where(_DELIVERIES.c.id == bindparam("delivery_id"), _DELIVERIES.c.processed_at.is_(None)) \
-    .values(processed_at=bindparam("at"), outcome=bindparam("what"))
 _MARK_ALL = update(_DELIVERIES).where(_DELIVERIES.c.id.in_(bindparam("delivery_ids", expanding=True)),
                                       _DELIVERIES.c.processed_at.is_(None)) \
     .values(processed_at=bindparam("at"), outcome=bindparam("what"))
