@@ -4,20 +4,27 @@ next to a bare Dramatiq no-op actor on the same Redis broker with as many proces
 
     make bench-pipeline
     .venv/bin/python -m bench.pipeline --documents 200
+    .venv/bin/python -m bench.pipeline --documents 500 --against b6dba67 --rounds 2
 
 Throughput is documents / (last settled - first created); latency is each document's
 created_at to verified_at (updated_at for ACTION_REQUIRED), from the database. The uploads
 come as fast as the upload threads can send them (or at --rate per second), so by default
 latency includes queueing behind the burst.
+
+`--against REV` measures that revision too, alternating with `--source`, each on a stack of its
+own, and prints how many times the LeadFlow CPU per document of `--source` it takes: the comparison
+of two versions from one run, where figures from different hours differ by a fifth or more.
 """
 import argparse
-import importlib
 import os
 import random
 import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+import dramatiq
+from dramatiq.brokers.redis import RedisBroker
 
 from bench._stack import BIN, SETTLED, Stack, Uploader, ensure_redis, sample_pdfs, wait_until
 from bench.cpu import leadflow_ms, report
@@ -33,8 +40,41 @@ def main(argv=None) -> int:
     samples = sample_pdfs()
     ensure_redis()
     say = Say()
+    if not args.against:
+        result = run(args, args.source, samples, say)
+        if result is None:
+            return 1
+        say(f"reproduce: {command}")
+        print(summary_line(args, result), flush=True)
+        return 0
+    # The same benchmark on two versions of the code, alternating, in one invocation: this
+    # machine's speed drifts by a fifth over minutes, so figures from different hours do not
+    # compare, and "how many times less work" only means something within one run.
+    figures = {args.against: [], args.source: []}
+    for round_number in range(1, args.rounds + 1):
+        for source in (args.against, args.source):
+            say(f"round {round_number} of {args.rounds}: {source}")
+            result = run(args, source, samples, say)
+            if result is None:
+                return 1
+            print(summary_line(args, result), flush=True)
+            figures[source].append(result["leadflow_ms"])
+    before, after = (statistics.mean(figures[source]) for source in (args.against, args.source))
+    say(f"LeadFlow CPU per document: {args.against} " + ", ".join(f"{ms:.1f}" for ms in figures[args.against])
+        + f" ms (mean {before:.1f}); {args.source} " + ", ".join(f"{ms:.1f}" for ms in figures[args.source])
+        + f" ms (mean {after:.1f}): {args.against} takes {before / after:.1f} times the CPU per document of {args.source}")
+    say(f"reproduce: {command}")
+    print(f"bench-pipeline: against={args.against} source={args.source} rounds={args.rounds} "
+          f"against_ms_per_document={before:.1f} source_ms_per_document={after:.1f} "
+          f"against_over_source={before / after:.2f}", flush=True)
+    return 0
+
+
+def run(args, source: str, samples, say) -> dict | None:
+    """One measured run of `source` on a stack of its own: its report printed, its figures
+    returned (None when uploads failed or documents did not settle; the logs are kept)."""
     # A Redis of the run's own, so that its CPU is this run's and nobody else's.
-    with Stack("bench", {"EXTRACTOR_WORKERS": "4"}, source=args.source, private_redis=True) as stack:
+    with Stack("bench", {"EXTRACTOR_WORKERS": "4"}, source=source, private_redis=True) as stack:
         stack.keep_logs = args.keep_logs
         tokens = stack.prepare(CREDITS_PER_BROKERAGE)
         stack.start_extractor(module="bench.instant_extractor")
@@ -58,12 +98,12 @@ def main(argv=None) -> int:
         if uploader.failures:
             say(f"{len(uploader.failures)} uploads failed (first: {uploader.failures[0]})")
             stack.keep_logs = True
-            return 1
+            return None
         settled = wait_settled(stack, ids, args.timeout)
         if not settled:
             say(f"not every document settled within {args.timeout:.0f}s: {stack.status_counts()}")
             stack.keep_logs = True
-            return 1
+            return None
         pipeline = measure_pipeline(stack, ids)
         meter.stop()
         load_after = os.getloadavg()[0]
@@ -83,11 +123,13 @@ def main(argv=None) -> int:
         f"({args.workers} dramatiq processes x {args.threads} threads, same Redis)")
     say(f"ratio: pipeline / no-op = {ratio:.4f} (a document costs about {1 / ratio:.0f} no-op messages of time; "
         f"it takes at least 2 messages, verify-document and process-delivery, plus HTTP, S3 and PostgreSQL)")
-    say(f"reproduce: {command}")
-    print(f"bench-pipeline: documents={args.documents} documents_per_second={pipeline['rate']:.1f} "
-          f"p50={pipeline['p50']:.2f}s p99={pipeline['p99']:.2f}s noop_messages_per_second={noop['rate']:.0f} "
-          f"ratio={ratio:.4f} leadflow_cpu_ms_per_document={leadflow_ms(meter, args.documents):.1f}", flush=True)
-    return 0
+    return {**pipeline, "noop_rate": noop["rate"], "ratio": ratio, "leadflow_ms": leadflow_ms(meter, args.documents)}
+
+
+def summary_line(args, result: dict) -> str:
+    return (f"bench-pipeline: documents={args.documents} documents_per_second={result['rate']:.1f} "
+            f"p50={result['p50']:.2f}s p99={result['p99']:.2f}s noop_messages_per_second={result['noop_rate']:.0f} "
+            f"ratio={result['ratio']:.4f} leadflow_cpu_ms_per_document={result['leadflow_ms']:.1f}")
 
 
 def parse_args(argv):
@@ -104,10 +146,18 @@ def parse_args(argv):
     parser.add_argument("--timeout", type=float, default=900.0, help="give up waiting for the documents after this")
     parser.add_argument("--source", default="worktree",
                         help="code to run: 'worktree' (a copy of the tree as it is) or a git revision")
+    parser.add_argument("--against", default="",
+                        help="a git revision to measure too, alternating with --source, and print how many "
+                             "times the CPU per document of --source it takes (e.g. b6dba67, where issue 12 began)")
+    parser.add_argument("--rounds", type=int, default=1, help="with --against: runs of each, alternating")
     parser.add_argument("--keep-logs", action="store_true")
     args = parser.parse_args(argv)
     if args.documents < 1 or args.messages < 100:
         parser.error("--documents must be at least 1 and --messages at least 100")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if args.rounds > 1 and not args.against:
+        parser.error("--rounds goes with --against")
     return args
 
 
@@ -177,11 +227,17 @@ def percentile(ordered: list[float], p: float) -> float:
 
 def measure_noop(stack: Stack, messages: int, processes: int, threads: int) -> dict:
     """Fill the queue first, then start the workers; time from the first acknowledgement to the last."""
+    from bench import noop_actor  # here: importing it sets Dramatiq's global broker
+
     namespace = f"{stack.namespace}-noop"  # under the stack's prefix, so its keys go with it
-    os.environ["REDIS_URL"], os.environ["NOOP_NAMESPACE"] = stack.env["REDIS_URL"], namespace
-    noop_actor = importlib.import_module("bench.noop_actor")
+    # A broker of this run's own (not bench.noop_actor's, made once per process at import), so
+    # that a second run in this process (--against) fills its own stack's Redis.
+    broker = RedisBroker(url=stack.env["REDIS_URL"], namespace=namespace)
+    broker.declare_queue(noop_actor.QUEUE)
     for _ in range(messages):
-        noop_actor.noop.send()
+        broker.enqueue(dramatiq.Message(queue_name=noop_actor.QUEUE, actor_name="noop", args=(), kwargs={},
+                                        options={}))
+    broker.close()
     pending = f"{namespace}:{noop_actor.QUEUE}.msgs"
     assert stack.redis.hlen(pending) == messages
     stack.start("noop-workers", [str(BIN / "dramatiq"), "bench.noop_actor", "--processes",
