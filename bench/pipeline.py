@@ -158,6 +158,8 @@ def parse_args(argv):
         parser.error("--rounds must be at least 1")
     if args.rounds > 1 and not args.against:
         parser.error("--rounds goes with --against")
+    if args.against and args.against == args.source:
+        parser.error("--against names the same code as --source; name another revision")
     return args
 
 

@@ -21,3 +21,10 @@ def test_rounds_without_a_revision_to_compare_or_below_one_are_refused(argv, cap
         parse_args(argv)
     assert refused.value.code == 2
     assert "--rounds" in capsys.readouterr().err
+
+
+def test_comparing_a_revision_with_itself_is_refused(capsys):
+    with pytest.raises(SystemExit) as refused:
+        parse_args(["--against", "b6dba67", "--source", "b6dba67"])
+    assert refused.value.code == 2
+    assert "--against names the same code as --source" in capsys.readouterr().err
