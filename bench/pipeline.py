@@ -23,7 +23,6 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import dramatiq
 from dramatiq.brokers.redis import RedisBroker
 
 from bench._stack import BIN, SETTLED, Stack, Uploader, ensure_redis, sample_pdfs, wait_until
@@ -237,8 +236,7 @@ def measure_noop(stack: Stack, messages: int, processes: int, threads: int) -> d
     broker = RedisBroker(url=stack.env["REDIS_URL"], namespace=namespace)
     broker.declare_queue(noop_actor.QUEUE)
     for _ in range(messages):
-        broker.enqueue(dramatiq.Message(queue_name=noop_actor.QUEUE, actor_name="noop", args=(), kwargs={},
-                                        options={}))
+        broker.enqueue(noop_actor.noop.message())
     broker.close()
     pending = f"{namespace}:{noop_actor.QUEUE}.msgs"
     assert stack.redis.hlen(pending) == messages
