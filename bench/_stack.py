@@ -63,6 +63,18 @@ def sample_pdfs() -> list[tuple[Path, str]]:
     return found
 
 
+def pinned_to(cpus):
+    """A `preexec_fn` that runs a child on `cpus` only (and all it starts or forks later, which
+    inherit it), or None for no pinning."""
+    if not cpus:
+        return None
+    cpus = frozenset(cpus)
+
+    def pin():
+        os.sched_setaffinity(0, cpus)
+    return pin
+
+
 def _stop_on_sigterm(signum, _frame):
     raise SystemExit(128 + signum)
 
@@ -103,9 +115,20 @@ def clock_offset_to(moment: datetime) -> int:
 class Stack:
     """PostgreSQL database, S3 server, Redis namespace and LeadFlow processes of one run."""
 
+    # Processes that are not LeadFlow's: with `own_cpus`, they run on the other CPUs.
+    HELPERS = ("s3", "extractor")
+
     def __init__(self, label: str, env: dict | None = None, source: str = "worktree",
-                 private_postgres: bool = False, private_redis: bool = False):
+                 private_postgres: bool = False, private_redis: bool = False,
+                 own_cpus: frozenset[int] | None = None):
+        if own_cpus and not (private_postgres and private_redis):
+            raise ValueError("LeadFlow on CPUs of its own needs a PostgreSQL and a Redis of the run's own "
+                             "(the machine's serve everyone else too)")
         self.label = label
+        # LeadFlow's processes, its Redis and its PostgreSQL on `own_cpus`, the helpers on the
+        # rest: what LeadFlow does on cores of its own, without the helpers competing for them.
+        self.own_cpus = frozenset(own_cpus or ())
+        self.helper_cpus = frozenset(os.sched_getaffinity(0)) - self.own_cpus if own_cpus else frozenset()
         self.source = source
         tag = uuid.uuid4().hex[:8]
         self.namespace = f"leadflow-{label}-{tag}"
@@ -113,7 +136,10 @@ class Stack:
         self.dir = Path(tempfile.mkdtemp(prefix=f"leadflow-{label}-"))
         # A PostgreSQL cluster of the run's own can be restarted for real without touching the
         # machine's cluster, which other people's tests use at the same time.
-        self.postgres = PrivatePostgres(self.dir / "postgres") if private_postgres else None
+        # On CPUs of its own it is durable like the machine's, as it is measured; for the chaos
+        # run, whose restarts it exists for, speed matters more.
+        self.postgres = PrivatePostgres(self.dir / "postgres", cpus=self.own_cpus, durable=bool(own_cpus)) \
+            if private_postgres else None
         self.admin_url = ADMIN_URL
         self.database_url = f"{ADMIN_URL.rsplit('/', 1)[0]}/{self.database}"
         self.extra_env = env or {}
@@ -225,8 +251,10 @@ class Stack:
 
     def start(self, name: str, args: list[str], env: dict | None = None) -> subprocess.Popen:
         log = open(self.dir / f"{name}.log", "ab")
+        cpus = self.helper_cpus if name in self.HELPERS else self.own_cpus
         process = subprocess.Popen(args, cwd=self.code_dir, env={**self.env, **(env or {})}, stdout=log,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+                                   preexec_fn=pinned_to(cpus))
         log.close()
         self.processes[name] = process
         return process
@@ -385,9 +413,13 @@ class PrivatePostgres:
     """A throwaway PostgreSQL cluster (initdb in a temporary folder, its own port and socket
     folder), run as the `postgres` user when we are root, as the server refuses to run as root."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, cpus: frozenset[int] = frozenset(), durable: bool = False):
         self.dir = directory
         self.port = free_port()
+        # The server, and every backend it forks, on these CPUs (all when empty).
+        self.cpus = cpus
+        # Without fsync a commit costs less CPU than on a real server; a measured cluster keeps it.
+        self.durable = durable
         found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
         if not found:
             raise SystemExit("--restart-postgres needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin)")
@@ -395,7 +427,8 @@ class PrivatePostgres:
         self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
     def _run(self, *args: str, timeout: float = 120) -> None:
-        subprocess.run([*self._as, *args], check=True, capture_output=True, timeout=timeout)
+        subprocess.run([*self._as, *args], check=True, capture_output=True, timeout=timeout,
+                       preexec_fn=pinned_to(self.cpus))
 
     def start(self) -> str:
         self.dir.mkdir(parents=True)
@@ -424,7 +457,9 @@ class PrivatePostgres:
                 print(f"could not stop the private PostgreSQL in {self.dir}: {exc}", file=sys.stderr)
 
     def _ctl(self, action: str, *args: str) -> None:
-        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        options = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off"
         self._run(str(self.bin / "pg_ctl"), action, "-D", str(self.dir / "data"), "-w", "-t", "60",
                   "-l", str(self.dir / "server.log"), "-o", options, *args)
 

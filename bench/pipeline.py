@@ -5,6 +5,7 @@ next to a bare Dramatiq no-op actor on the same Redis broker with as many proces
     make bench-pipeline
     .venv/bin/python -m bench.pipeline --documents 200
     .venv/bin/python -m bench.pipeline --documents 500 --against b6dba67 --rounds 2
+    .venv/bin/python -m bench.pipeline --documents 1000 --own-cores 1
 
 Throughput is documents / (last settled - first created); latency is each document's
 created_at to verified_at (updated_at for ACTION_REQUIRED), from the database. The uploads
@@ -14,6 +15,11 @@ latency includes queueing behind the burst.
 `--against REV` measures that revision too, alternating with `--source`, each on a stack of its
 own, and prints how many times the LeadFlow CPU per document of `--source` it takes: the comparison
 of two versions from one run, where figures from different hours differ by a fifth or more.
+
+`--own-cores N` runs LeadFlow's processes, with a Redis and a PostgreSQL of the run's own, on N
+cores of their own and the helpers (S3 server, extractor, this load generator) on the others:
+the throughput LeadFlow reaches on cores it does not share, which the issue's target is stated
+in, where by default every process shares every core.
 """
 import argparse
 import os
@@ -22,6 +28,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 from dramatiq.brokers.redis import RedisBroker
 
@@ -72,8 +79,10 @@ def main(argv=None) -> int:
 def run(args, source: str, samples, say) -> dict | None:
     """One measured run of `source` on a stack of its own: its report printed, its figures
     returned (None when uploads failed or documents did not settle; the logs are kept)."""
+    own_cpus = frozenset(sorted(os.sched_getaffinity(0))[:args.own_cores]) if args.own_cores else None
     # A Redis of the run's own, so that its CPU is this run's and nobody else's.
-    with Stack("bench", {"EXTRACTOR_WORKERS": "4"}, source=source, private_redis=True) as stack:
+    with Stack("bench", {"EXTRACTOR_WORKERS": "4"}, source=source, private_redis=True,
+               private_postgres=bool(own_cpus), own_cpus=own_cpus) as stack, helpers_on(stack.helper_cpus):
         stack.keep_logs = args.keep_logs
         tokens = stack.prepare(CREDITS_PER_BROKERAGE)
         stack.start_extractor(module="bench.instant_extractor")
@@ -82,6 +91,9 @@ def run(args, source: str, samples, say) -> dict | None:
         stack.wait_ready()
         say(f"stack up, running the {stack.code}; {args.workers} worker processes x {args.threads} threads, "
             f"gunicorn 2 gevent workers, instant extractor")
+        if own_cpus:
+            say(f"LeadFlow's processes, Redis and PostgreSQL on CPU {_cpu_list(stack.own_cpus)}; the S3 server, "
+                f"extractor and load generator on CPU {_cpu_list(stack.helper_cpus)}")
         uploader = Uploader(stack.web_url, tokens)
 
         # Warm-up, not measured: every sample once, so that each process has its connections
@@ -111,6 +123,9 @@ def run(args, source: str, samples, say) -> dict | None:
         noop = measure_noop(stack, args.messages, args.workers, args.threads)
 
     ratio = pipeline["rate"] / noop["rate"]
+    if own_cpus:
+        say(f"LeadFlow on {len(own_cpus)} core{'s' if len(own_cpus) > 1 else ''} of its own: "
+            f"{pipeline['rate']:.1f} documents/s, {pipeline['rate'] / len(own_cpus):.1f} per core")
     say(f"pipeline: {args.documents} documents in {pipeline['span']:.1f}s = {pipeline['rate']:.1f} documents/s "
         f"(uploads took {upload_seconds:.1f}s, {args.documents / upload_seconds:.0f}/s); "
         f"upload-to-settled latency p50 {pipeline['p50']:.2f}s, p99 {pipeline['p99']:.2f}s; {pipeline['statuses']}")
@@ -125,8 +140,28 @@ def run(args, source: str, samples, say) -> dict | None:
     return {**pipeline, "noop_rate": noop["rate"], "ratio": ratio, "leadflow_ms": leadflow_ms(meter, args.documents)}
 
 
+@contextmanager
+def helpers_on(cpus: frozenset[int]):
+    """This process (the load generator, and the threads it starts from here on) on `cpus` for
+    the block; unchanged when empty."""
+    if not cpus:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
+def _cpu_list(cpus) -> str:
+    return ",".join(str(cpu) for cpu in sorted(cpus))
+
+
 def summary_line(args, result: dict) -> str:
-    return (f"bench-pipeline: documents={args.documents} documents_per_second={result['rate']:.1f} "
+    own = f"own_cores={args.own_cores} " if args.own_cores else ""
+    return (f"bench-pipeline: {own}documents={args.documents} documents_per_second={result['rate']:.1f} "
             f"p50={result['p50']:.2f}s p99={result['p99']:.2f}s noop_messages_per_second={result['noop_rate']:.0f} "
             f"ratio={result['ratio']:.4f} leadflow_cpu_ms_per_document={result['leadflow_ms']:.1f}")
 
@@ -149,6 +184,9 @@ def parse_args(argv):
                         help="a git revision to measure too, alternating with --source, and print how many "
                              "times the CPU per document of --source it takes (e.g. b6dba67, where issue 12 began)")
     parser.add_argument("--rounds", type=int, default=1, help="with --against: runs of each, alternating")
+    parser.add_argument("--own-cores", type=int, default=0,
+                        help="run LeadFlow (web, workers, Redis, PostgreSQL) on this many cores of its own and the "
+                             "helpers on the rest (default 0: every process on every core)")
     parser.add_argument("--keep-logs", action="store_true")
     args = parser.parse_args(argv)
     if args.documents < 1 or args.messages < 100:
@@ -159,6 +197,10 @@ def parse_args(argv):
         parser.error("--rounds goes with --against")
     if args.against and args.against == args.source:
         parser.error("--against names the same code as --source; name another revision")
+    cores = len(os.sched_getaffinity(0))
+    if not 0 <= args.own_cores < cores:
+        parser.error(f"--own-cores must leave the helpers at least one of the {cores} cores this process may use "
+                     f"(0 to {cores - 1})")
     return args
 
 
