@@ -115,7 +115,9 @@ def clock_offset_to(moment: datetime) -> int:
 class Stack:
     """PostgreSQL database, S3 server, Redis namespace and LeadFlow processes of one run."""
 
-    # Processes that are not LeadFlow's: with `own_cpus`, they run on the other CPUs.
+    # Processes that are not LeadFlow's: with `own_cpus`, they run on the other CPUs. Helpers are
+    # the ones named, so that one forgotten here competes with LeadFlow (understating it) rather
+    # than a LeadFlow process getting the helpers' core (overstating it).
     HELPERS = ("s3", "extractor")
 
     def __init__(self, label: str, env: dict | None = None, source: str = "worktree",
