@@ -56,7 +56,7 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $
 	$(PYBABEL) -q compile -d translations -l $*
 
 # Field accuracy on generated documents (held-out layouts next to development ones, end-to-end
-# verdicts, OCR time against the tesseract command), then on every file in ../shared/samples.
+# verdicts, OCR time against the tesseract command), then on every file in tests/samples.
 # The generator needs reportlab (dev requirements). EVAL_ARGS="--quick" or "--types payslip --misses".
 eval-extraction: $(VENV)/.dev system-run
 	$(PY) bench/eval_extraction.py $(EVAL_ARGS)

@@ -28,8 +28,9 @@ import psycopg
 import redis
 import requests
 
+from tests.corpus import SAMPLES
+
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "samples"
 BIN = Path(sys.executable).parent
 ADMIN_URL = os.environ.get("BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")

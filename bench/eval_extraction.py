@@ -6,7 +6,7 @@ text PDFs apart from scans and photos; the key fields against the targets of iss
 held-out document extracted with `pipeline.extract` and verified as LeadFlow's callback does
 (VERIFIED / ACTION_REQUIRED / REJECTED); and the seconds our reading spends per OCR page next
 to the `tesseract` command's own on the same page images. Then every file of
-../shared/samples through the extractor's own functions (read_document, classify,
+tests/samples through the extractor's own functions (read_document, classify,
 extract_fields), with reference figures from the samples' own projects (PassportEye's MRZ
 scores, the mrz package's check-digit strings, invoice2data's, stan's and genkgo/camt's
 expected results, AWS Textract's reading of the receipts). Files are read in two processes
@@ -64,8 +64,8 @@ from leadflow.extractor.errors import ExtractionError  # noqa: E402
 from leadflow.extractor.fields import extract_fields  # noqa: E402
 from leadflow.extractor.pipeline import STRUCTURED_CONFIDENCE  # noqa: E402
 from leadflow.extractor.reading import read_document  # noqa: E402
+from tests.corpus import SAMPLES  # noqa: E402
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "samples"
 
 AMOUNTS = {"gross", "net", "payout", "opening_balance", "closing_balance", "taxable_income", "income_tax",
            "solidarity_surcharge", "gross_wages", "wage_tax", "annual_salary", "total", "tax"}
@@ -992,7 +992,7 @@ def evaluate_samples(args, pool) -> None:
     for result in _map(pool, _sample_job, items):
         results.append(result)
         print(f"{result.seconds:6.2f}s  {result.path}: {result.document_type or result.error}", file=sys.stderr)
-    print(f"# Extraction accuracy on the real samples, ../shared/samples ({date.today().isoformat()}, "
+    print(f"# Extraction accuracy on the real samples, tests/samples ({date.today().isoformat()}, "
           f"{len(results)} files, {time.perf_counter() - started:.0f} s in {args.jobs} process(es); seconds per "
           "page leave out files whose page images were read before, as a scan PDF's page JPEGs)\n")
     report(results, args.misses or args.all_misses)

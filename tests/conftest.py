@@ -1,9 +1,6 @@
 """Fixtures shared by the whole suite live in tests/plugins/; see each module's docstring."""
-from pathlib import Path
-
 pytest_plugins = ["tests.plugins.postgres", "tests.plugins.redis_server", "tests.plugins.s3", "tests.plugins.live"]
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
 # Tests that take minutes on their own: run first, so that under `make test`'s two processes
 # the other process works through the rest meanwhile instead of one waiting on them at the end.
 LONGEST_FIRST = ("tests/model/",)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LIVE_TIMEOUT_MS, VIEWPORT
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 pytestmark = pytest.mark.browser
 

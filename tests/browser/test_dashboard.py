@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.plugins.live import TODAY, wait_until
 
 pytestmark = pytest.mark.browser

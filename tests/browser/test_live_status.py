@@ -4,7 +4,7 @@ that may not, and a page that lost its socket catches up when it comes back."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.test_portal import HALFWAY_STATES, _upload_halfway_case
 
 pytestmark = pytest.mark.browser

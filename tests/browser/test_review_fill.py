@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_dashboard import _pdf_loaded
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.test_exactly_once import post_callback
 from tests.integration.test_failure_matrix import extraction_service
 from tests.integration.test_unreadable_fields import expected_fields, reader_result

@@ -3,7 +3,7 @@ checklist live, with no reload on either side."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 pytestmark = pytest.mark.browser
 

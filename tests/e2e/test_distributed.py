@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from bench._stack import clock_offset_to
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.plugins.live import TODAY, Api, WebSocketClient, free_port, wait_until
 from tests.plugins.postgres import fresh_database
 

@@ -17,7 +17,7 @@ import requests
 from simple_websocket import ConnectionClosed
 from simple_websocket.errors import ConnectionError as HandshakeRefused
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.plugins.live import Api, WebSocketClient, free_port, wait_until
 from tests.plugins.postgres import fresh_database
 

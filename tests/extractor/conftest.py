@@ -14,9 +14,8 @@ from werkzeug.wrappers import Request, Response
 
 from leadflow.extraction.webhooks import WebhookVerificationError, verify
 from leadflow.extractor.service import start_in_thread
+from tests.corpus import SAMPLES
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = REPO_ROOT.parent / "shared" / "samples"
 API_KEY = "test-extractor-key"
 SECRET = "whsec_" + base64.b64encode(b"leadflow-extractor-test-secret!!").decode()
 WAIT_SECONDS = 60  # OCR of a page takes seconds; a CI machine may be slow and busy
@@ -28,8 +27,8 @@ requires_tesseract = pytest.mark.skipif(
 
 def sample(relative: str) -> Path:
     path = SAMPLES / relative
-    if not path.exists():
-        pytest.skip(f"sample {relative} not found under {SAMPLES}")
+    if not path.exists():  # the samples are part of the repository: a missing one is a fault
+        pytest.fail(f"sample {relative} not found under {SAMPLES}")
     return path
 
 

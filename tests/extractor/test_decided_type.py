@@ -1,6 +1,6 @@
 """A type decided by a person (output_spec.document_type) is read as that type, never guessed."""
 from leadflow.extractor.pipeline import extract
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 STATEMENT = (SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf").read_bytes()
 

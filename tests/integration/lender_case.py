@@ -1,10 +1,10 @@
-"""A complete case built from ../shared/samples for the package and erasure tests: every checklist
+"""A complete case built from tests/samples for the package and erasure tests: every checklist
 item VERIFIED, each document's original file and its extracted content (the sample's expected
 fields) in the app's storage, as the pipeline leaves them."""
 import json
 from datetime import timedelta
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.plugins.live import TODAY
 
 # (sample file, its expected fields' file or None, type, title)

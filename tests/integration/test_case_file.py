@@ -1,4 +1,4 @@
-"""A case built from the samples (../shared/samples, persona A1-01), read end to end: the
+"""A case built from the samples (tests/samples, persona A1-01), read end to end: the
 extractor reads each document, the pipeline verifies it, and the case page shows the checks across
 them and the income summary; the advisor's planned payout date and what the client's portal shows."""
 import re
@@ -12,7 +12,7 @@ from leadflow.extensions import db
 from leadflow.models import SentNotification, Workspace
 from leadflow.ports import current_ports
 from leadflow.services import case_file
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.web_client import post, signed_in
 
 PERSONA = (("payslips/synthetic_payslip_A1_01.pdf", "payslip"),

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.records import audit
 from tests.integration.web_client import post, signed_in
 from tests.plugins.live import TODAY, wait_until

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.lender_case import seed_complete_case, update_user
 from tests.integration.web_client import post, signed_in
 from tests.plugins.live import TODAY, wait_until

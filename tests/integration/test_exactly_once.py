@@ -16,7 +16,7 @@ from leadflow.billing import service as billing
 from leadflow.extensions import db
 from leadflow.extraction import webhooks
 from leadflow.models import (CallbackDelivery, CreditReservation, CreditWallet)
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.test_failure_matrix import _upload_without_enqueue, audit, extraction_service, stored
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import wait_until

@@ -19,7 +19,7 @@ from leadflow.extraction.client import ExtractionClient
 from leadflow.models import AuditEntry, CreditReservation, Document, DocumentVersion, ExtractionJob
 from leadflow.services import pipeline, transitions
 from leadflow.ports import current_ports
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.records import audit
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until

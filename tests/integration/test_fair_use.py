@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from leadflow.extensions import db
 from leadflow.models import CreditReservation, ExtractionJob
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.plugins.live import TODAY, Api
 
 STATEMENTS = sorted((SAMPLES / "bank-statements").glob("synthetic_bank_statement_A1_0*.pdf"))[:3]

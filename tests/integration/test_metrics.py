@@ -5,7 +5,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 pytestmark = pytest.mark.usefixtures("live")
 

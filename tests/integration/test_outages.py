@@ -30,7 +30,7 @@ from leadflow.models import CallbackDelivery, Document, ExtractionJob
 from leadflow.services import pipeline
 from leadflow.storage.s3 import S3Storage
 from leadflow.ports import current_ports
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.records import audit
 from tests.plugins.doubles import HoldingService
 from tests.plugins.live import free_port, wait_until

@@ -3,7 +3,7 @@ import json
 import uuid
 
 from leadflow.extraction import webhooks
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
 

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import pytest
 import requests
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 
 pytestmark = pytest.mark.usefixtures("live")
 

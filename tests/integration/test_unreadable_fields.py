@@ -14,7 +14,7 @@ from leadflow.models import User
 from leadflow.errors import Forbidden
 from leadflow.services import review
 from leadflow.ports import current_ports
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.test_exactly_once import post_callback
 from tests.integration.test_failure_matrix import audit, extraction_service
 from tests.plugins.doubles import HoldingService

@@ -7,7 +7,7 @@ import uuid
 import pytest
 import requests
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.plugins.live import TODAY
 
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"

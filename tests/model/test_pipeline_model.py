@@ -67,7 +67,7 @@ from leadflow.models import (AuditEntry, CallbackDelivery, CreditReservation, Cr
 from leadflow.ports import current_ports
 from leadflow.services import callbacks, pipeline, review
 from leadflow.services import documents as document_service
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.model import harness
 from tests.model.harness import InjectedError, Message, SimulatedCrash
 
