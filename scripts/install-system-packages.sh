@@ -2,12 +2,14 @@
 # Installs the Debian packages LeadFlow needs, only those missing. Usage:
 #   scripts/install-system-packages.sh run    # what the product needs (OCR)
 #   scripts/install-system-packages.sh test   # plus what the suite needs (a browser)
+#   scripts/install-system-packages.sh up     # plus PostgreSQL and Redis for `make up`
 set -euo pipefail
 
 packages=(tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng poppler-utils)
-if [ "${1:-run}" = "test" ]; then
-  packages+=(chromium)
-fi
+case "${1:-run}" in
+  test) packages+=(chromium) ;;
+  up) packages+=(postgresql redis-server) ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
