@@ -43,7 +43,9 @@ start_postgres() {
     "${AS_PG[@]}" "$PG_BIN/initdb" -D "$PG_DIR/data" -U postgres --auth=trust -E UTF8 >"$PG_DIR/initdb.log"
   fi
   # pg_ctl starts the server in a session of its own: a Ctrl-C reaches the application's
-  # processes first, and the database is stopped after them (stop_services).
+  # processes first, and the database is stopped after them (stop_services). One still running
+  # (an earlier run that was killed) is taken over and stopped at the end.
+  "${AS_PG[@]}" "$PG_BIN/pg_ctl" status -D "$PG_DIR/data" >/dev/null 2>&1 ||
   "${AS_PG[@]}" "$PG_BIN/pg_ctl" start -D "$PG_DIR/data" -w -t 60 -l "$PG_DIR/server.log" \
     -o "-p $UP_PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1" >/dev/null ||
     fail "PostgreSQL did not start; see $PG_DIR/server.log"
@@ -57,6 +59,10 @@ start_postgres() {
 start_redis() {
   command -v redis-server >/dev/null || fail "redis-server is not installed (scripts/install-system-packages.sh up)"
   mkdir -p "$UP_DIR/redis"
+  local pid
+  pid=$(cat "$UP_DIR/redis/redis.pid" 2>/dev/null || true)
+  # One still running from an earlier run that was killed is taken over, as for PostgreSQL.
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && redis-cli -p "$UP_REDIS_PORT" ping >/dev/null 2>&1 ||
   redis-server --daemonize yes --bind 127.0.0.1 --port "$UP_REDIS_PORT" --dir "$UP_DIR/redis" \
     --pidfile "$UP_DIR/redis/redis.pid" --logfile "$UP_DIR/redis/redis.log" --appendonly yes
   STARTED_REDIS=1
