@@ -163,7 +163,13 @@ def run_twice(up_env, tmp_path, seen: set[int]) -> None:
 
     assert up.interrupt() == 0, up.output()[-5000:]
     assert alive(pids) == []
-    assert "PostgreSQL stopped" in up.output() and "Redis stopped" in up.output()
+    stopping = up.output().split("SIGINT received", 1)[1]
+    assert "PostgreSQL stopped" in stopping and "Redis stopped" in stopping
+    # Cleanly: each worker finished in its own time (a second SIGTERM drops its messages), and
+    # nothing waited until honcho killed it.
+    assert "Killing worker process" not in stopping and "SIGKILL" not in stopping, stopping
+    for name in ("web.1", "worker.1", "worker.2"):
+        assert f"{name} stopped (rc=0)" in stopping, stopping
 
     again = Up(up_env, tmp_path / "up-2.log")
     try:
