@@ -59,7 +59,7 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $
 # verdicts, OCR time against the tesseract command), then on every file in ../shared/samples.
 # The generator needs reportlab (dev requirements). EVAL_ARGS="--quick" or "--types payslip --misses".
 eval-extraction: $(VENV)/.dev system-run
-	$(PY) bench/eval_extraction.py $(EVAL_ARGS)
+	SEED=$(SEED) $(PY) bench/eval_extraction.py $(EVAL_ARGS)
 
 # Workers SIGKILLed, Redis restarted, a faulty extractor: nothing lost, stuck or done twice.
 # CHAOS_ARGS="--documents 500 --seed 7" raises the scale or replays a run.
