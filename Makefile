@@ -55,9 +55,9 @@ i18n-compile: $(VENV)/.runtime
 translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(VENV)/.runtime
 	$(PYBABEL) -q compile -d translations -l $*
 
-# Field accuracy on generated documents (held-out layouts next to development ones, end-to-end
-# verdicts, OCR time against the tesseract command), then on every file in ../shared/samples.
-# The generator needs reportlab (dev requirements). EVAL_ARGS="--quick" or "--types payslip --misses".
+# The first read on layouts drawn fresh from bench/layout_space (a new seed each run, printed;
+# SEED=n replays one), end-to-end verdicts, OCR time against the tesseract command, then every
+# file in ../shared/samples. EVAL_ARGS="--documents 120", "--quick" or "--types payslip --misses".
 eval-extraction: $(VENV)/.dev system-run
 	SEED=$(SEED) $(PY) bench/eval_extraction.py $(EVAL_ARGS)
 

@@ -55,7 +55,7 @@ class Drawn:
     traits: dict
     expected: str = VERIFIED
     reason: str = ""
-    page_fields: dict | None = None  # page index -> truth of that page alone (a photo of a later page)
+    page_fields: dict | None = None  # page index -> truth of that page photographed alone (a later page)
 
 
 def draw(document_type: str, seed: int, rendering: str = "text_pdf") -> Generated:
@@ -79,10 +79,9 @@ def draw(document_type: str, seed: int, rendering: str = "text_pdf") -> Generate
         suffix = "pdf"
     else:
         page = 0
-        if drawn.page_fields and capture.random() < 0.5:
+        if drawn.page_fields:  # the module drew pages meant to be photographed alone
             page = capture.choice(sorted(drawn.page_fields))
             fields = drawn.page_fields[page]
-            traits["photographed_page"] = page + 1
         data, taken = _capture.photo(drawn.pdf, capture, page)
         traits["capture"] = taken
         suffix = "jpg"

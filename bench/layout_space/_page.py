@@ -54,7 +54,10 @@ class Page:
 
     def title(self, text: str, size: float | None = None, align: str = "left") -> None:
         x = {"left": self.left, "right": self.right, "center": PAGE_W / 2}[align]
-        self.sheet.text(x, self.y, self.style.title(text), size or self.size + 3, bold=True, align=align)
+        text, size = self.style.title(text), size or self.size + 3
+        while size > 7 and self.sheet.width(text, size, True) > self.right - self.left:
+            size -= 0.5  # a long title set smaller, as a designer would, not off the page
+        self.sheet.text(x, self.y, text, size, bold=True, align=align)
         self.y += 9
 
     def heading(self, text: str) -> None:

@@ -45,11 +45,12 @@ class Style:
 
     # --- words ------------------------------------------------------------------------------
 
-    def label(self, rng: random.Random, variants: dict) -> str:
-        """One variant of a label from the lexicon entry {"de": [...], "en": [...]}, cased as this issuer does."""
+    def label(self, rng: random.Random, variants: dict, **values) -> str:
+        """One variant of a label from the lexicon entry {"de": [...], "en": [...]}, cased as this issuer does
+        ("{y}" in a variant is filled from `values` first)."""
         language = self.language if self.language != "mixed" else rng.choice(("de", "en"))
         choices = variants.get(language) or variants["de"]
-        return self.word(rng.choice(choices))
+        return self.word(rng.choice(choices).format(**values))
 
     def word(self, text: str) -> str:
         """Cased as this issuer cases labels; umlauts written out where it has no umlauts ("SS" for ß in capitals)."""
@@ -121,6 +122,10 @@ def draw(rng: random.Random, languages=("de", "de", "de", "en", "mixed")) -> Sty
     case = rng.choice(CASES)
     amounts = rng.choice(AMOUNT_STYLES)
     language = rng.choice(languages)
+    # German issuers do not write "December 6, 2026", English ones not "6. Dezember 2026".
+    foreign = {"de": ("long_en", "long_en_us", "en"), "en": ("long_de", "de", "upper")}.get(language, ())
+    dates = rng.choice([d for d in DATE_STYLES if d not in foreign])
+    months = rng.choice([m for m in MONTH_STYLES if m not in foreign])
     return Style(
         language=language, family=family,
         size=rng.choice((8.0, 8.5, 9.0, 9.5, 10.0, 10.5)) - (0.5 if family == "courier" else 0.0),
@@ -128,7 +133,7 @@ def draw(rng: random.Random, languages=("de", "de", "de", "en", "mixed")) -> Sty
         ascii_umlauts=rng.random() < (0.5 if case == "upper" else 0.15),
         amounts=amounts, negatives=rng.choice(("minus", "trailing", "plain")),
         asterisks=rng.random() < 0.15,
-        dates=rng.choice(DATE_STYLES), months=rng.choice(MONTH_STYLES),
+        dates=dates, months=months,
         placement=rng.choice(PLACEMENTS), two_columns=rng.random() < 0.35, rules=rng.random() < 0.4,
         salutation=rng.random() < 0.6, logo=rng.random() < 0.5, footer=rng.random() < 0.6,
         page_numbers=rng.random() < 0.5,
