@@ -94,7 +94,8 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
     fields = {"bank": bank[0], "iban": account, "holder": holder.plain, "period_start": start.isoformat(),
               "period_end": end.isoformat(), "opening_balance": f"{opening:.2f}", "closing_balance": f"{closing:.2f}",
               "salary_credits": [f"{amount:.2f}" for _, _, amount, salary in bookings if salary]}
-    traits = {"style": style.__dict__, "address_only": address_only, "period_form": period_form, "number": number}
+    traits = {"style": style.__dict__, "address_only": address_only, "period_form": period_form, "number": number,
+              "bookings": [f"{amount:.2f}" for _, _, amount, _ in bookings]}
     return Drawn(page.pdf(), fields, holder.name, traits, expected=REJECTED if too_old else "VERIFIED",
                  reason="too old" if too_old else "")
 

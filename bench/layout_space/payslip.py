@@ -63,7 +63,11 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
     page = Page(style, rng, "Payslip", {"footer": _parts.footer(rng, employer, avoid=employee)})
     page.letterhead(employer.name, (f"{employer.street}", employer.city) if rng.random() < 0.6 else ())
     address_only = rng.random() < 0.3  # the employee named only in the address block
-    traits = {"style": style.__dict__, "address_only": address_only}
+    traits = {"style": style.__dict__, "address_only": address_only,
+              # What the slip prints, for the cross-sums the tests check: gross - deductions = net, net - these = payout.
+              "deductions": [f"{v:.2f}" for v in (pay.wage_tax, pay.solidarity, pay.church_tax, pay.health, pay.care,
+                                                  pay.pension, pay.unemployment)],
+              "net_deductions": [f"{v:.2f}" for _, v in pay.net_deductions]}
 
     block_y = max(page.y, 42.0)
     page.address(_parts.recipient(rng, employee, style), y=block_y + 8,
