@@ -258,7 +258,9 @@ def normalise(name: str, value):
         return re.sub(r"\s", "", str(value)).upper()
     text = unicodedata.normalize("NFKC", str(value)).casefold()
     if name in PERSON_FIELDS:
-        # "Sharma, Rahul", "RAHUL SHARMA" and "Dr. Rahul Sharma" name the same person.
+        # "Sharma, Rahul", "RAHUL SHARMA" and "Dr. Rahul Sharma" name the same person; accents are
+        # dropped as the verification's name check drops them ("Fernandez" is "Fernández").
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
         return sorted(word for word in re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", text) if word not in TITLES)
     if name == "tax_office":
         text = re.sub(r"^finanzamt\b[:\s]*", "", text.strip())  # "Finanzamt: Hamburg-Nord" is the office's name
