@@ -137,7 +137,7 @@ def draw(rng: random.Random, languages=("de", "de", "de", "en", "mixed")) -> Sty
         placement=rng.choice(PLACEMENTS), two_columns=rng.random() < 0.35, rules=rng.random() < 0.4,
         salutation=rng.random() < 0.6, logo=rng.random() < 0.5, footer=rng.random() < 0.6,
         page_numbers=rng.random() < 0.5,
-        watermark=rng.choice(("",) * 7 + ("KOPIE", "DUPLIKAT", "COPY")),
+        watermark=rng.choice(("",) * 27 + ("KOPIE", "DUPLIKAT", "COPY")),
         margin=rng.choice((15.0, 18.0, 20.0, 22.0, 25.0)),
     )
 

@@ -66,4 +66,7 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
     due = style.day(inv.day + timedelta(days=14))
     page.y += 4
     page.paragraph(f"Zahlbar bis {due} ohne Abzug." if style.language != "en" else f"Payable by {due} without deduction.")
-    return Drawn(page.pdf(), inv.truth(), inv.client.name, {"style": style.__dict__, "totals": form})
+    truth = inv.truth()
+    if style.amounts not in ("eur_before", "eur_after", "euro_sign"):
+        del truth["currency"]  # no currency printed: the truth does not invent one
+    return Drawn(page.pdf(), truth, inv.client.name, {"style": style.__dict__, "totals": form})

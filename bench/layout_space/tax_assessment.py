@@ -10,35 +10,29 @@ from bench.synthetic.tax_assessment import assessment
 LEXICON = {
     "title": {"de": ["Bescheid für {y} über Einkommensteuer und Solidaritätszuschlag", "Einkommensteuerbescheid {y}",
                      "Bescheid für {y} über Einkommensteuer, Solidaritätszuschlag und Kirchensteuer",
-                     "Einkommensteuer-Bescheid für das Jahr {y}"],
-              "en": ["Income tax assessment {y}", "Notice of assessment for {y}: income tax"]},
-    "number": {"de": ["Steuernummer", "St.-Nr.", "Steuer-Nr.", "StNr"], "en": ["Tax number", "Tax no."]},
-    "date": {"de": ["Datum", "Bescheiddatum", "Ausgestellt am"], "en": ["Date", "Issued"]},
-    "income": {"de": ["zu versteuerndes Einkommen", "Zu versteuerndes Einkommen", "zvE", "Zu versteuerndes Einkommen (zvE)"],
-               "en": ["Taxable income"]},
+                     "Einkommensteuer-Bescheid für das Jahr {y}"]},
+    "number": {"de": ["Steuernummer", "St.-Nr.", "Steuer-Nr.", "StNr"]},
+    "date": {"de": ["Datum", "Bescheiddatum", "Ausgestellt am"]},
+    "income": {"de": ["zu versteuerndes Einkommen", "Zu versteuerndes Einkommen", "zvE", "Zu versteuerndes Einkommen (zvE)"]},
     "income_tax": {"de": ["festgesetzte Einkommensteuer", "Einkommensteuer", "Festzusetzende Einkommensteuer",
-                          "tarifliche Einkommensteuer"],
-                   "en": ["Income tax assessed", "Income tax"]},
-    "solidarity": {"de": ["Solidaritätszuschlag", "SolZ", "festgesetzter Solidaritätszuschlag"],
-                   "en": ["Solidarity surcharge"]},
-    "church": {"de": ["Kirchensteuer", "Kirchensteuer (rk)"], "en": ["Church tax"]},
-    "paid": {"de": ["Abzug vom Lohn", "bereits gezahlt", "einbehaltene Lohnsteuer", "Vorauszahlungen / Steuerabzug"],
-             "en": ["Already paid", "Withheld from wages"]},
-    "balance": {"de": ["verbleibende Beträge", "Nachzahlung", "Erstattung / Nachzahlung", "noch zu zahlen"],
-                "en": ["Balance", "Amount due"]},
-    "wages": {"de": ["Einkünfte aus nichtselbständiger Arbeit", "Bruttoarbeitslohn"], "en": ["Income from employment"]},
+                          "tarifliche Einkommensteuer"]},
+    "solidarity": {"de": ["Solidaritätszuschlag", "SolZ", "festgesetzter Solidaritätszuschlag"]},
+    "church": {"de": ["Kirchensteuer", "Kirchensteuer (rk)"]},
+    "paid": {"de": ["Abzug vom Lohn", "bereits gezahlt", "einbehaltene Lohnsteuer", "Vorauszahlungen / Steuerabzug"]},
+    "balance": {"de": ["verbleibende Beträge", "Nachzahlung", "Erstattung / Nachzahlung", "noch zu zahlen"]},
+    "wages": {"de": ["Einkünfte aus nichtselbständiger Arbeit", "Bruttoarbeitslohn"]},
     "computation": {"de": ["Berechnung der Besteuerungsgrundlagen", "Ermittlung des zu versteuernden Einkommens",
-                           "Festsetzung"], "en": ["Computation", "Assessment"]},
+                           "Festsetzung"]},
 }
 
 
 def draw(rng: random.Random, single_page: bool = False) -> Drawn:
-    style = _style.draw(rng, languages=("de", "de", "de", "de", "en"))
+    style = _style.draw(rng, languages=("de",))  # a Finanzamt writes German only
     a = assessment(rng)
     too_old = rng.random() < 0.06
     year = 2023 if too_old else a.year
     word = lambda key: style.label(rng, LEXICON[key])  # noqa: E731
-    two_pages = not single_page or rng.random() < 0.5
+    two_pages = rng.random() < (0.5 if single_page else 0.7)
     repeat = [f"{a.office} · {word('number')} {a.number}",
               f"{style.label(rng, LEXICON['title'], y=year)} · {a.taxpayer.plain}"]
     page = Page(style, rng, "Einkommensteuerbescheid", {"repeat": repeat, "footer": [
@@ -52,11 +46,9 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
         page.pair(label, value, 120.0, page.right - 120.0)
     page.y = block_y + 36
     page.title(style.label(rng, LEXICON["title"], y=year), size=style.size + 2)
-    page.paragraph("Die Festsetzung berücksichtigt Ihre Erklärung. Bitte beachten Sie die Erläuterungen."
-                   if style.language != "en" else "This assessment follows your return; see the notes below.")
+    page.paragraph("Die Festsetzung berücksichtigt Ihre Erklärung. Bitte beachten Sie die Erläuterungen.")
     if two_pages:
-        page.paragraph("Die Berechnung finden Sie auf der folgenden Seite." if style.language != "en"
-                       else "The computation follows on the next page.")
+        page.paragraph("Die Berechnung finden Sie auf der folgenden Seite.")
         page.new_page()
     page.heading(word("computation"))
     page.pairs([(word("wages"), style.amount(a.wages)), (word("income"), style.amount(a.income))], columns=1)
@@ -73,8 +65,7 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
         page.pairs(taxes, columns=1)
     page.pairs([(word("paid"), style.amount(a.paid, negative=True)),
                 (word("balance"), style.amount(a.balance))], columns=1)
-    page.paragraph("Rechtsbehelfsbelehrung: Der Bescheid kann mit dem Einspruch angefochten werden."
-                   if style.language != "en" else "You may object to this assessment within one month.",
+    page.paragraph("Rechtsbehelfsbelehrung: Der Bescheid kann mit dem Einspruch angefochten werden.",
                    size=style.size - 1)
     fields = {**a.truth(), "tax_year": year}
     traits = {"style": style.__dict__, "pages": 2 if two_pages else 1}
