@@ -1,26 +1,25 @@
-"""Measured accuracy of the extractor: generated documents of held-out layouts next to development layouts, then the real samples.
+"""Measured accuracy of the extractor: the first read on layouts drawn fresh, then the real samples.
 
-First the generated corpus (bench/synthetic): per type and field, the share read right on
-HELD_OUT layouts (never read while writing the field readers) next to DEVELOPMENT layouts,
-text PDFs apart from scans and photos; the key fields against the targets of issue 9; every
-held-out document extracted with `pipeline.extract` and verified as LeadFlow's callback does
-(VERIFIED / ACTION_REQUIRED / REJECTED); and the seconds our reading spends per OCR page next
-to the `tesseract` command's own on the same page images. Then every file of
-../shared/samples through the extractor's own functions (read_document, classify,
-extract_fields), with reference figures from the samples' own projects (PassportEye's MRZ
-scores, the mrz package's check-digit strings, invoice2data's, stan's and genkgo/camt's
-expected results, AWS Textract's reading of the receipts). Files are read in two processes
-(--jobs), each page image OCR'd once per run (a scan PDF's page JPEGs hold the same pixels);
-the OCR cost is timed afterwards on its own: one process, no cache, our reading and the
-tesseract command back to back.
+First documents drawn from the layout space (bench/layout_space) with a seed this run has not
+used before (printed; `--seed` or $SEED replays a run): every type in turn, text PDFs, scans and
+photos, each extracted with `pipeline.extract` and verified as LeadFlow's callback does. It reports
+the first-read type, key fields per type (text apart from scans and photos), the end-to-end
+verdicts (genuine documents VERIFIED, to a person, REJECTED; those drawn too old on purpose), key
+fields per axis of the space, and the seconds our reading spends per OCR page next to the
+`tesseract` command's own on the same page images. Then every file of ../shared/samples through
+the extractor's own functions (read_document, classify, extract_fields), with reference figures
+from the samples' own projects (PassportEye's MRZ scores, the mrz package's check-digit strings,
+invoice2data's, stan's and genkgo/camt's expected results, AWS Textract's reading of the
+receipts). Files are read in two processes (--jobs), each page image OCR'd once per run (a scan
+PDF's page JPEGs hold the same pixels); the OCR cost is timed afterwards on its own: one process,
+no cache, our reading and the tesseract command back to back.
 
-    .venv/bin/python bench/eval_extraction.py [--quick] [--types payslip,invoice] [--split held_out]
-        [--per-layout 2] [--scans-per-layout 1] [--renderings text_pdf,scan_pdf,photo]
-        [--misses | --all-misses] [--ocr-pages 20] [--no-samples | --no-generated] [--only SUBSTRING]
-        [--jobs 2]
+    .venv/bin/python bench/eval_extraction.py [--documents 300] [--seed N] [--quick] [--types payslip,invoice]
+        [--renderings text_pdf,scan_pdf,photo] [--scan-share 0.5] [--misses] [--ocr-pages 20]
+        [--no-samples | --no-generated] [--only SUBSTRING] [--jobs 2]
 
-`--misses` lists misses on development layouts only: held-out misses stay unread, so nobody
-tunes a reader to them (`--all-misses` when you must).
+Nothing is tuned on a seed and then reported on it: `--misses` lists this seed's misses, and the
+figure that counts after a change is the next seed's.
 
 How a field is compared (each expected field counts once, per file):
   amounts      as decimals: "262.9", 262.9 and "262.90" are equal
@@ -29,7 +28,7 @@ How a field is compared (each expected field counts once, per file):
   dates        as ISO strings (the extractor already writes ISO; no tolerance)
   IBANs        without spaces, upper case
   text         Unicode NFKC, case-folded, whitespace collapsed, outer punctuation dropped
-  names        (employee, holder, taxpayer) as sorted words without titles: "Sharma, Rahul" is "Rahul Sharma"
+  names        (employee, holder, taxpayer) as sorted words without titles or accents: "Sharma, Rahul" is "Rahul Sharma"
   tax office   without a leading "Finanzamt": "Finanzamt: Hamburg-Nord" is "Finanzamt Hamburg-Nord"
   booleans     equal
 A field the extractor left null counts as a miss. "End to end" reads the fields of the type
@@ -484,7 +483,7 @@ def _short(path: str) -> str:
     return path.split("/")[-1]
 
 
-# --- the generated corpus: held-out layouts next to development layouts ----------------------
+# --- documents drawn from the layout space ---------------------------------------------------
 
 # The fields LeadFlow's verification rules and the advisors rely on (leadflow/domain/verification/*:
 # the ESSENTIAL fields, the applicant's name, the dates recency is judged by). A field the type's
@@ -496,7 +495,7 @@ KEY_FIELDS = {
     "wage_tax_certificate": ("year", "employer", "employee", "gross_wages"),
     "employment_contract": ("employer", "employee", "start_date", "annual_salary"),
     "invoice": ("issuer", "date", "total"),
-    # Types other modules of bench/synthetic add: what their rules read.
+    # Types without a rule set of the kind above: what their rules or the advisors read.
     "receipt": ("date", "total"),
     "id_document": ("surname", "given_names", "document_number", "expiry_date"),
     "residence_permit": ("surname", "given_names", "document_number", "expiry_date"),
