@@ -11,6 +11,19 @@ from bench.layout_space._style import Style
 from bench.synthetic._sheet import PAGE_H, PAGE_W, Sheet
 
 BOTTOM = 262.0  # below this the footer lives; content moves to a new page
+# Where German compounds of the lexicons break at a line's end: the part after the hyphen.
+COMPOUND_TAILS = ("betrag", "bezug", "bezüge", "verdienst", "lohn", "entgelt", "gehalt", "zeitraum", "monat",
+                  "klasse", "saldo", "kontostand", "einkommen", "steuer", "nummer", "datum", "bezuege")
+
+
+def hyphenate(label: str) -> tuple[str, str] | None:
+    """ "Auszahlungsbetrag" -> ("Auszahlungs-", "betrag"); None when no known tail ends the word."""
+    lower = label.lower()
+    for tail in COMPOUND_TAILS:
+        if lower.endswith(tail) and len(label) - len(tail) >= 4:
+            cut = len(label) - len(tail)
+            return f"{label[:cut]}-", label[cut:]
+    return None
 
 
 class Page:
@@ -114,12 +127,17 @@ class Page:
             s.text(x + 1.2, self.y, label, size - 2)
             s.text(x + 1.2, self.y + size * 0.4, value, size, bold)
             self.y += size * 1.05
-        elif placement == "wrap" and " " in label.strip():
-            # A long label broken over two lines; its value stands on the second.
-            words = label.split()
-            half = max(1, len(words) // 2)
-            s.text(x, self.y, " ".join(words[:half]), size, bold)
-            s.text(x, self.y + size * 0.42, " ".join(words[half:]), size, bold)
+        elif placement == "wrap" and (" " in label.strip() or hyphenate(label)):
+            # A long label broken over two lines (between words, or hyphenated inside a compound
+            # as a narrow column breaks "Auszahlungs-betrag"); its value stands on the second.
+            if " " in label.strip():
+                words = label.split()
+                half = max(1, len(words) // 2)
+                first, second = " ".join(words[:half]), " ".join(words[half:])
+            else:
+                first, second = hyphenate(label)
+            s.text(x, self.y, first, size, bold)
+            s.text(x, self.y + size * 0.42, second, size, bold)
             s.text(x + width, self.y + size * 0.42, value, size, bold, align="right")
             self.y += size * 0.95
         else:  # right: label left, value flush right at the column's end

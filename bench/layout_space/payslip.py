@@ -72,7 +72,9 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
     block_y = max(page.y, 42.0)
     page.address(_parts.recipient(rng, employee, style), y=block_y + 8,
                  sender=_parts.sender(employer) if rng.random() < 0.5 else "")
-    facts = [(word("period"), style.month(period, rng))]
+    period_in_title = rng.random() < 0.2  # the month only in the title: "Entgeltabrechnung Oktober 2026"
+    facts = [] if period_in_title else [(word("period"), style.month(period, rng))]
+    traits["period_in_title"] = period_in_title
     if not address_only:
         facts.insert(0, (word("employee"), _parts.name_as_printed(rng, employee, style)))
     facts.append((word("number"), str(rng.randint(1000, 99999))))
@@ -97,7 +99,13 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
         page.y = block_y + 32
         page.pairs(facts)
     page.y += 6
-    page.title(word("title"), align=rng.choice(("left", "center")))
+    title = word("title")
+    if period_in_title:
+        month = style.month(period, rng)
+        plain = month.startswith(("vom", "from")) or rng.random() < 0.6
+        joiner = " " if plain else (" for " if style.language == "en" else " für ")
+        title = f"{title}{joiner}{month}"
+    page.title(title, align=rng.choice(("left", "center")))
 
     earnings(page, rng, style, pay, word)
     deductions(page, rng, style, pay, word)
@@ -185,11 +193,18 @@ def totals(page: Page, rng, style, pay, word) -> Decimal:
     for label, value in pay.net_deductions:
         items.append((style.word(label), style.amount(value, negative=True)))
     items.append((word("payout"), style.amount(pay.payout, paid_out=True)))
-    form = rng.choice(("pairs", "box", "columns"))
+    form = rng.choice(("pairs", "box", "columns", "year_columns"))
     if form == "box":
         page.summary_box(items)
     elif form == "columns" and len(items) <= 4:
         page.columns_row([(style.word("Brutto") if style.language != "en" else "Gross", style.amount(pay.gross))] + items)
+    elif form == "year_columns":
+        # The month's figure next to the year's running total, as many payroll programs print them.
+        months = Decimal(rng.randint(8, 10))
+        month_word, year_word = (("Monat", "Jahr") if style.language != "en" else ("This period", "Year to date"))
+        rows = [(word("net"), style.amount(pay.net), style.amount(pay.net * months)),
+                (word("payout"), style.amount(pay.payout, paid_out=True), style.amount(pay.payout * months))]
+        page.table(("", style.word(month_word), style.word(year_word)), rows, (5, 2, 2), ("left", "right", "right"))
     else:
         for label, value in items:
             page.pair(label, value, bold=True)

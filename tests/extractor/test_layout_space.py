@@ -97,6 +97,7 @@ def test_the_space_holds_the_failure_classes_issue_39_names():
     assert any(s["two_columns"] for s in styles)
     assert any(doc.traits["address_only"] for doc in payslips)
     assert any(s["placement"] == "wrap" for s in styles)
+    assert any(doc.traits["period_in_title"] for doc in payslips)
     spaced_title = next(doc for doc in payslips if doc.traits["style"]["spaced_title"])
     assert "  " in _text(spaced_title.data) or any(len(w) == 1 for w in _text(spaced_title.data).split()[:40])
     statements = [draw("bank_statement", seed) for seed in range(40)]
@@ -117,6 +118,13 @@ def test_umlauts_written_out_in_capitals():
     assert upper.word("Überweisungsbetrag") == "UEBERWEISUNGSBETRAG"
     assert upper.word("Straße") == "STRASSE"
     assert spaced("VERDIENST ABRECHNUNG") == "V E R D I E N S T   A B R E C H N U N G"
+
+
+def test_a_long_compound_label_breaks_with_a_hyphen():
+    from bench.layout_space._page import hyphenate
+    assert hyphenate("Auszahlungsbetrag") == ("Auszahlungs-", "betrag")
+    assert hyphenate("UEBERWEISUNGSBETRAG") == ("UEBERWEISUNGS-", "BETRAG")
+    assert hyphenate("Netto") is None
 
 
 def test_the_truth_names_only_fields_the_extractor_declares():
