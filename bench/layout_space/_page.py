@@ -85,20 +85,21 @@ class Page:
         self.sheet.text(self.left if x is None else x, self.y, value, size or self.size, bold)
         self.y += (size or self.size) * 0.48
 
-    def paragraph(self, text: str, width: float | None = None, size: float | None = None) -> None:
-        """Running text broken into lines that fit."""
+    def paragraph(self, text: str, width: float | None = None, size: float | None = None, x: float | None = None,
+                  bold: bool = False) -> None:
+        """Running text broken into lines that fit (in a column from x when given)."""
         size = size or self.size
-        width = width or (self.right - self.left)
+        width = width or (self.right - (self.left if x is None else x))
         line = ""
         for word in text.split():
             trial = f"{line} {word}".strip()
-            if self.sheet.width(trial, size) > width and line:
-                self.text(line, size)
+            if self.sheet.width(trial, size, bold) > width and line:
+                self.text(line, size, bold, x)
                 line = word
             else:
                 line = trial
         if line:
-            self.text(line, size)
+            self.text(line, size, bold, x)
         self.y += 1.5
 
     # --- a label and its value --------------------------------------------------------------

@@ -120,8 +120,9 @@ def draw(rng: random.Random, languages=("de", "de", "de", "en", "mixed")) -> Sty
     """A whole issuer's style from the seed's generator."""
     family = rng.choice(FAMILIES)
     case = rng.choice(CASES)
-    amounts = rng.choice(AMOUNT_STYLES)
     language = rng.choice(languages)
+    # A German issuer does not group thousands with commas; an English one may write either way.
+    amounts = rng.choice([a for a in AMOUNT_STYLES if not (language == "de" and a == "en")])
     # German issuers do not write "December 6, 2026", English ones not "6. Dezember 2026".
     foreign = {"de": ("long_en", "long_en_us", "en"), "en": ("long_de", "de", "upper")}.get(language, ())
     dates = rng.choice([d for d in DATE_STYLES if d not in foreign])

@@ -61,9 +61,21 @@ def draw(rng: random.Random, single_page: bool = False) -> Drawn:
          f"Die regelmäßige Arbeitszeit beträgt {c.hours} Stunden pro Woche; der Urlaub {c.leave} Arbeitstage im Jahr."
          if not english else f"Working time is {c.hours} hours a week; annual leave is {c.leave} working days."),
     ]
-    for heading, text in sections:
-        page.heading(heading)
-        page.paragraph(text)
+    if style.two_columns:
+        # Set in two columns, as printed contracts often are: the clauses run down the left, then the right.
+        top, gap = page.y, 8.0
+        width = (page.right - page.left - gap) / 2
+        for index, (heading, text) in enumerate(sections):
+            if index == (len(sections) + 1) // 2:
+                left_bottom, page.y = page.y, top
+            x = page.left if index < (len(sections) + 1) // 2 else page.left + width + gap
+            page.paragraph(heading, width, x=x, bold=True)
+            page.paragraph(text, width, x=x)
+        page.y = max(page.y, left_bottom)
+    else:
+        for heading, text in sections:
+            page.heading(heading)
+            page.paragraph(text)
     place = c.employer.city.split(" ", 1)[1]
     page.y += 6
     page.text(f"{place}, {'den ' if not english and rng.random() < 0.5 else ''}{style.day(c.signed)}")
