@@ -1,5 +1,10 @@
 """Synthetic German mortgage documents with their expected fields, in many issuers' layouts.
 
+Since issue 39 these hand-made layouts are regression fixtures (tests/extractor imports them by
+layout id) and points of the layout space: `make eval-extraction` measures `bench/layout_space`,
+which draws whole layouts from a seed and reuses this package's content and rendering. Every one
+of these layouts was read while the readers were tuned, held-out ones included; add no new ones.
+
 Each document type has layouts of its own (different label words, block orders, columns,
 languages, date and amount styles, fonts), split into DEVELOPMENT layouts (the field readers
 may be written and tuned against them) and HELD_OUT layouts (only ever measured on; they live
