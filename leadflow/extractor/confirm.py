@@ -6,12 +6,13 @@ functions over the fields a reader returned, the bookings among them, and the do
 they decide nothing about a value, they only say which ones two independent reads agree on.
 The means, as `content["confirmed"]` names them:
 
-- `bookings`: a statement's period holds every booking's date (the header and the table agree);
+- `bookings`: a statement's period holds every booking's date (the header and the table agree;
+  the dates opening the text's lines when the reader kept none);
 - `printed_twice`: the value stands in two places of the text (a payslip's month in its title
   and its period line, an amount as gross and as tax gross, a tax year in the title and a date);
 - `deductions`: gross pay less a printed total (or a printed run of deductions) is the net pay;
 - `balances`: opening balance plus the bookings is the closing balance;
-- `issued_next_year`: a wage tax certificate's year and its date of issue in the year after;
+- `issued_next_year`: a tax paper's year and its date of issue in the year after;
 - `check_digits`: an IBAN's check digits hold;
 - `check_digit`, `zone_and_print`: an identity document's zone date under its own check digit,
   or a zone value printed in the visual part of the page too;
@@ -39,6 +40,7 @@ CHECKED_ZONE = 0.95  # the id reader's confidence for a zone date whose check di
 DAY_MONTH_YEAR = re.compile(r"(?<![\d.])(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4}|\d{2})(?![\d])")
 ISO_DAY = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 SLASHED_DAY = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
+MONTH_FIRST_DAY = re.compile(rf"(?<![\w])({MONTH_WORD})\.?\s+(\d{{1,2}}),?\s+(\d{{4}})(?!\d)", re.IGNORECASE)
 WORDED_DAY = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s+({MONTH_WORD})\.?\s+(\d{{4}}|\d{{2}})(?!\d)", re.IGNORECASE)
 ZONE_DAY = re.compile(rf"(?<!\d)(\d{{1,2}})\s+({MONTH_WORD})\.?(?:\s?/\s?[a-zäöü]+\.?)?\s+(\d{{4}}|\d{{2}})(?!\d)",
                       re.IGNORECASE)  # a card's "15 APR/AVR 32"
@@ -63,7 +65,10 @@ def confirmed(document_type: str, fields: dict, confidence: dict, text: str, str
 def bank_statement(fields: dict, confidence: dict, text: str) -> dict:
     found = {}
     start, end = _day(fields.get("period_start")), _day(fields.get("period_end"))
-    if period_agrees_with_bookings(start, end, fields.get("bookings")):
+    # The bookings' dates as the reader returned them; where it kept none, the days that open the
+    # text's lines (a booking line starts with its date), read here on their own.
+    days = booking_days(fields.get("bookings")) or line_start_days(text)
+    if period_holds(start, end, days):
         found.update({name: "bookings" for name, day in (("period_start", start), ("period_end", end)) if day})
     for name, day in (("period_start", start), ("period_end", end)):
         if day and name not in found and days_printed(text).count(day) >= 2:
@@ -84,9 +89,19 @@ def booking_days(bookings) -> list[date]:
     return [day for day in (_day(b.get("date")) for b in bookings or () if isinstance(b, dict)) if day]
 
 
+def line_start_days(text: str) -> list[date]:
+    """The days printed at the start of the text's lines, with their year: a statement's booking lines."""
+    return [day for line in text.splitlines() for (start, _), day in _days_with_places(line.strip()[:24])
+            if start == 0]
+
+
 def period_agrees_with_bookings(start: date | None, end: date | None, bookings) -> bool:
     """Every booking's date lies in the period (a value date a few days outside it counts)."""
-    days = booking_days(bookings)
+    return period_holds(start, end, booking_days(bookings))
+
+
+def period_holds(start: date | None, end: date | None, days: list[date]) -> bool:
+    """Every one of `days` lies in the period, with BOOKING_SLACK; no days confirm nothing."""
     if not days or end is None:
         return False
     earliest = (start or end - LONGEST_PERIOD) - BOOKING_SLACK
@@ -154,17 +169,24 @@ def deductions_add_up(gross, net, text: str) -> bool:
 # --- tax papers --------------------------------------------------------------------------------
 
 def tax_assessment(fields: dict, confidence: dict, text: str) -> dict:
-    return {"tax_year": "printed_twice"} if _year_printed_twice(fields.get("tax_year"), text) else {}
+    return _tax_year("tax_year", fields, text)
 
 
 def wage_tax_certificate(fields: dict, confidence: dict, text: str) -> dict:
-    """A certificate names its year once ("Lohnsteuerbescheinigung für 2025") and is dated in the year
-    after it ("Datum: 27.01.2026"): the two agree, or the year stands twice."""
-    if _year_printed_twice(fields.get("year"), text):
-        return {"year": "printed_twice"}
-    year = _year(fields.get("year"))
-    if year and _year_printed(year, text) and any(day.year == year + 1 for day in days_printed(text)):
-        return {"year": "issued_next_year"}
+    return _tax_year("year", fields, text)
+
+
+def _tax_year(name: str, fields: dict, text: str) -> dict:
+    """A tax paper names its year ("Lohnsteuerbescheinigung für 2025", "für das Kalenderjahr 2025") and
+    is dated in the year after it ("Datum: 27.01.2026", "Bescheiddatum: 28. Juni 2026"): the two agree,
+    or the year stands twice."""
+    year = _year(fields.get(name))
+    if not year or not _year_printed(year, text):
+        return {}
+    if _year_printed(year, text) >= 2:
+        return {name: "printed_twice"}
+    if any(day.year == year + 1 for day in days_printed(text)):
+        return {name: "issued_next_year"}
     return {}
 
 
@@ -220,6 +242,8 @@ def _days_with_places(text: str) -> list[tuple[tuple[int, int], date]]:
     for pattern in (WORDED_DAY, ZONE_DAY):
         for m in pattern.finditer(text):
             found.append((m.span(), _make(m.group(3), MONTH_NUMBER.get(m.group(2).lower()), m.group(1))))
+    for m in MONTH_FIRST_DAY.finditer(text):  # "September 1, 2026"
+        found.append((m.span(), _make(m.group(3), MONTH_NUMBER.get(m.group(1).lower()), m.group(2))))
     return _apart(found)
 
 
@@ -254,11 +278,6 @@ def _printed_twice(name, text: str) -> bool:
         return False
     words = [re.escape(word) for word in name.split()]
     return len(re.findall(r"(?<!\w)" + r"[\s,]+".join(words) + r"(?!\w)", text, re.IGNORECASE)) >= 2
-
-
-def _year_printed_twice(value, text: str) -> bool:
-    year = _year(value)
-    return bool(year) and _year_printed(year, text) >= 2
 
 
 def _year_printed(year: int, text: str) -> int:

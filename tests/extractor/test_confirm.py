@@ -73,12 +73,31 @@ def test_a_payslips_month_printed_once_is_not_confirmed_and_twice_is():
     assert "period" not in once and twice["period"] == "printed_twice"
 
 
-def test_a_certificates_year_is_confirmed_by_its_date_of_issue_in_the_year_after():
+def test_a_tax_papers_year_is_confirmed_by_its_date_of_issue_in_the_year_after_or_by_standing_twice():
     assert confirm.wage_tax_certificate({"year": 2025}, {}, "Bescheinigung für 2025\nDatum: 27.01.2026") == {
         "year": "issued_next_year"}
     assert confirm.wage_tax_certificate({"year": 2023}, {}, "Bescheinigung für 2023\nDatum: 27.01.2026") == {}
+    assert confirm.tax_assessment({"tax_year": 2025}, {}, "für das Kalenderjahr 2025\nBescheiddatum: 28. Juni 2026") \
+        == {"tax_year": "issued_next_year"}
+    assert confirm.tax_assessment({"tax_year": 2024}, {}, "für das Kalenderjahr 2024\nBescheiddatum: 28. Juni 2026") \
+        == {}
     assert confirm.tax_assessment({"tax_year": 2025}, {}, "Bescheid für 2025\nZeitraum 01.01.2025") == {
         "tax_year": "printed_twice"}
+    assert confirm.tax_assessment({"tax_year": 2025}, {}, "Steuernummer 12/2026/55") == {}  # not printed at all
+
+
+def test_without_dated_bookings_the_days_opening_the_lines_are_the_bookings_dates():
+    text = ("Period September 1, 2026 - September 30, 2026\nGenerated on October 1, 2026\n"
+            "September 1, 2026  Hausverwaltung  -€2,045.97\n01 Oct  no year: not read\n"
+            "September 26, 2026  Salary 09/2026  +€4,823.50")
+    assert confirm.line_start_days(text) == [date(2026, 9, 1), date(2026, 9, 26)]  # not the header, nor "01 Oct"
+    undated = [{"date": None, "amount": "-2045.97"}, {"date": None, "amount": "4823.50"}]
+    agreeing = confirm.bank_statement({"period_start": "2026-09-01", "period_end": "2026-09-30",
+                                       "bookings": undated}, {}, text)
+    assert agreeing["period_end"] == "bookings"
+    misread = confirm.bank_statement({"period_start": "2026-05-01", "period_end": "2026-05-31",
+                                      "bookings": undated}, {}, text)
+    assert "period_end" not in misread
 
 
 def test_an_identity_documents_zone_is_confirmed_by_its_check_digit_or_its_print():
