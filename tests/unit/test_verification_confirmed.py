@@ -150,7 +150,8 @@ def test_an_old_header_the_bookings_do_not_confirm_goes_to_a_person_with_both_na
     note, = verdict.notes
     assert (note.code, note.fields) == ("bank_statement_period_unconfirmed", ("period_end",))
     assert note.en == ("The period of this bank statement could not be confirmed: the header reads 1 May 2026 to "
-                       "31 May 2026, but the bookings run from 2 June 2026 to 30 June 2026; a specialist will check it.")
+                       "31 May 2026, but the bookings run from 2 June 2026 to 30 June 2026; "
+                       "a specialist will check it.")
     assert note.de == ("Der Zeitraum dieses Kontoauszugs konnte nicht bestätigt werden: im Kopf steht 01.05.2026 bis "
                        "31.05.2026, die Buchungen laufen aber vom 02.06.2026 bis 30.06.2026; eine Fachkraft prüft ihn.")
     assert [f.name for f in unreadable_fields("bank_statement", verdict.notes_as_dicts())] == ["period_end"]
@@ -173,7 +174,7 @@ def test_a_booking_dated_after_today_is_a_misread_and_decides_nothing():
 
 
 def test_a_genuinely_old_statement_whose_bookings_confirm_its_period_is_rejected():
-    verdict = verify_type("bank_statement", statement("2026-05-01", "2026-05-31", ["2026-05-04", "2026-05-28"],
-                                                      confirmed=("period_start", "period_end")), PRIYA, TODAY)
+    old = statement("2026-05-01", "2026-05-31", ["2026-05-04", "2026-05-28"], confirmed=("period_start", "period_end"))
+    verdict = verify_type("bank_statement", old, PRIYA, TODAY)
     assert verdict.status == Status.REJECTED
     assert [n.code for n in verdict.notes] == ["bank_statement_too_old"]

@@ -64,8 +64,9 @@ def verify_type(document_type: str, content: dict, applicant: Applicant, today: 
     """The type's own rules, once the type is known (also used after a person decides it).
 
     What the document confidently shows, confirmed, may reject it (too old, expired, another
-    person's name); a value read once that would reject, a field that is needed but was not read reliably, or a finding that a genuine
-    document can show too (a check that doubts), sends it to a person.
+    person's name); a value read once that would reject, a field that is needed but was not
+    read reliably, or a finding that a genuine document can show too (a check that doubts),
+    sends it to a person.
     """
     rules = RULES.get(document_type)
     if rules is not None:

@@ -6,8 +6,8 @@ were all read confidently may reject, and any field that is needed but was not r
 reliably sends the document to a person instead. A rejection rests only on confirmed values
 (the content's `confirmed`: read twice by independent means or cross-checked, or typed by a
 person): a check that would reject on a value read once sends the document to a person with
-the doubt named. A check that `doubts` never rejects: what
-it finds (a genuine document can show it, a misread can too) sends the document to a person. A reader cannot prove that a field is
+the doubt named. A check that `doubts` never rejects: what it finds (a genuine document can
+show it, a misread can too) sends the document to a person. A reader cannot prove that a field is
 absent: "we could not read it" must never become "your document lacks it".
 """
 from collections.abc import Callable
@@ -127,12 +127,14 @@ def unconfirmed_note(rules: TypeRules, unsure: tuple[Field, ...], read: dict) ->
     it_en = "it" if one and unsure[0].gender != "pl" else "them"
     it_de = PRONOUNS[unsure[0].gender] if one else "sie"
     shown = [(f, *in_words(f.kind, read[f.name])) for f in unsure]
+    values_en = _listed([f"{f.en} as {en}" for f, en, _ in shown], "and")
+    values_de = _listed([f"{f.de} als {de}" for f, _, de in shown], "und")
     return Note(
         "value_unconfirmed",
-        f"{rules.on_en[0].upper()}{rules.on_en[1:]} we read {_listed([f'{f.en} as {en}' for f, en, _ in shown], 'and')}, "
-        f"but could not confirm {it_en}; a specialist will check {it_en}.",
-        f"{rules.on_de[0].upper()}{rules.on_de[1:]} haben wir {_listed([f'{f.de} als {de}' for f, _, de in shown], 'und')} "
-        f"gelesen, konnten {it_de} aber nicht bestätigen; eine Fachkraft prüft {it_de}.",
+        f"{rules.on_en[0].upper()}{rules.on_en[1:]} we read {values_en}, but could not confirm {it_en}; "
+        f"a specialist will check {it_en}.",
+        f"{rules.on_de[0].upper()}{rules.on_de[1:]} haben wir {values_de} gelesen, konnten {it_de} aber nicht "
+        f"bestätigen; eine Fachkraft prüft {it_de}.",
         fields=tuple(f.name for f in unsure))
 
 
