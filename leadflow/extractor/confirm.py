@@ -70,9 +70,11 @@ def bank_statement(fields: dict, confidence: dict, text: str) -> dict:
     days = booking_days(fields.get("bookings")) or line_start_days(text)
     if period_holds(start, end, days):
         found.update({name: "bookings" for name, day in (("period_start", start), ("period_end", end)) if day})
-    for name, day in (("period_start", start), ("period_end", end)):
-        if day and name not in found and days_printed(text).count(day) >= 2:
-            found[name] = "printed_twice"
+    elif not days:
+        # Without booking dates, a day printed twice ("Zeitraum ... 31.10.2026", "Kontostand am
+        # 31.10.2026"); bookings that disagree with the period outweigh any such print.
+        found.update({name: "printed_twice" for name, day in (("period_start", start), ("period_end", end))
+                      if day and days_printed(text).count(day) >= 2})
     if iban_check_digits_hold(fields.get("iban")):
         found["iban"] = "check_digits"
     elif fields.get("iban") and _compact(text).count(_compact(fields["iban"])) >= 2:

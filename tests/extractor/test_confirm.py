@@ -170,3 +170,11 @@ def test_a_genuinely_old_statement_whose_bookings_are_all_old_is_still_rejected(
     assert content["confirmed"]["period_end"] == "bookings"
     verdict = verify_type("bank_statement", content, Applicant(), date(2026, 11, 29))
     assert verdict.status == Status.REJECTED and [n.code for n in verdict.notes] == ["bank_statement_too_old"]
+
+
+def test_a_day_printed_twice_confirms_a_period_only_where_no_booking_dates_disagree():
+    text = "Kontostand am 30.06.2026  1.000,00\nSaldo per 30.06.2026\n03.08.2026 Lastschrift -10,00"
+    quarter = {"period_start": "2026-04-01", "period_end": "2026-06-30"}
+    assert "period_end" not in confirm.bank_statement({**quarter, "bookings": booked("2026-08-03")}, {}, text)
+    assert confirm.bank_statement({**quarter, "bookings": []}, {}, text.split("\n03.08")[0])["period_end"] == \
+        "printed_twice"
