@@ -7,9 +7,11 @@ SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def build_content(reading: Reading, fields: dict, confidence: dict[str, float] | None = None,
-                  evidence: dict[str, dict] | None = None) -> dict:
+                  evidence: dict[str, dict] | None = None, confirmed: dict[str, str] | None = None) -> dict:
     """`field_confidence` holds every field the content carries: how surely it was read, in [0, 1],
-    0.0 when null. LeadFlow sends a field under 0.5 to a person instead of trusting it."""
+    0.0 when null. LeadFlow sends a field under 0.5 to a person instead of trusting it. `confirmed`
+    names the fields read twice by independent means or cross-checked (`leadflow/extractor/confirm.py`),
+    each with how: LeadFlow rejects a document only on those."""
     text = reading.text
     confidence = confidence or {}
     return {
@@ -17,6 +19,8 @@ def build_content(reading: Reading, fields: dict, confidence: dict[str, float] |
         "field_confidence": {name: (float(confidence.get(name, 0.0)) if fields[name] is not None else 0.0)
                              for name in fields},
         "field_evidence": {name: found for name, found in (evidence or {}).items() if name in fields},
+        "confirmed": {name: means for name, means in (confirmed or {}).items()
+                      if name in fields and fields[name] is not None},
         "text_chars": len(text),
         "language": detect_language(text),
         "pages": [{"number": p.number, "text_chars": len(p.text), "method": p.method} for p in reading.pages],
@@ -56,6 +60,14 @@ def build_schema(document_type: str, field_schemas: dict[str, dict]) -> dict:
                     "properties": {"label": {"type": ["string", "null"]},
                                    "page": {"type": ["integer", "null"], "minimum": 1}},
                 },
+            },
+            "confirmed": {
+                "type": "object",
+                "description": "the fields read the same way twice by independent means or cross-checked, "
+                               "each with how (bookings, printed_twice, deductions, balances, check_digits, "
+                               "check_digit, zone_and_print, bank_data); LeadFlow rejects only on these, and "
+                               "content without it confirms nothing",
+                "additionalProperties": {"type": "string"},
             },
             "text_chars": {"type": "integer", "minimum": 0},
             "language": {"enum": ["de", "en", None]},

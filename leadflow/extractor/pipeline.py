@@ -2,6 +2,7 @@
 import logging
 
 from leadflow.extractor import classify as classifier
+from leadflow.extractor.confirm import confirmed
 from leadflow.extractor.content import build_content, build_schema, select_fields
 from leadflow.extractor.errors import ExtractionError, InternalError
 from leadflow.extractor.fields import read_fields
@@ -28,13 +29,14 @@ def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -
         document_type, confidence = classifier.classify(reading.text)
     found = read_fields(document_type, reading)
     fields, field_schemas = found.fields, found.schemas
+    sure = confirmed(document_type, fields, found.confidence, reading.text, bool(reading.structured))
     if mode == "customise" and output_spec and isinstance(output_spec.get("fields"), list):
         fields, field_schemas = select_fields(fields, field_schemas, output_spec["fields"])
     return {
         "pages": len(reading.pages),
         "document_type": document_type,
         "confidence": confidence,
-        "content": build_content(reading, fields, found.confidence, found.evidence),
+        "content": build_content(reading, fields, found.confidence, found.evidence, sure),
         "schema": build_schema(document_type, field_schemas),
         "error": None,
     }

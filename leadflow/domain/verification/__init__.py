@@ -63,9 +63,10 @@ def verify(extraction: Extraction, declared_kind: str | None, applicant: Applica
 def verify_type(document_type: str, content: dict, applicant: Applicant, today: date) -> Verdict:
     """The type's own rules, once the type is known (also used after a person decides it).
 
-    What the document confidently shows may reject it (too old, expired, another person's
-    name); a field that is needed but was not read reliably, or a finding that a genuine
-    document can show too (a check that doubts), sends it to a person.
+    What the document confidently shows, confirmed, may reject it (too old, expired, another
+    person's name); a value read once that would reject, a field that is needed but was not
+    read reliably, or a finding that a genuine document can show too (a check that doubts),
+    sends it to a person.
     """
     rules = RULES.get(document_type)
     if rules is not None:
@@ -83,9 +84,14 @@ def unreadable_fields(document_type: str | None, notes: list[dict] | None) -> li
     rules = RULES.get(document_type or "")
     if rules is None:
         return []
-    names = [name for note in notes or [] if isinstance(note, dict) and note.get("code") == "fields_unreadable"
+    # A note naming fields asks a person to read them: missed (`fields_unreadable`) or read once and
+    # not confirmed (`value_unconfirmed`); what a person types is read and confirmed.
+    names = [name for note in notes or [] if isinstance(note, dict) and note.get("code") in ASKS_FOR_FIELDS
              for name in note.get("fields") or []]
     return [field for field in rules.fields if field.name in names]
+
+
+ASKS_FOR_FIELDS = ("fields_unreadable", "value_unconfirmed", "bank_statement_period_unconfirmed")
 
 
 def typed_value(document_type: str, name: str, text):

@@ -5,6 +5,12 @@ statement counts when its last day (period_end) falls in one of the three calend
 before this one, or in this month up to today: `first day of (this month - 3) <= period_end
 <= today`. With today 29 November 2026 a statement ending 1 August 2026 is accepted and one
 ending 31 July 2026 is not. A period that ends after today cannot be a finished statement.
+
+The period's end rejects only when it is confirmed (the bookings' dates lie in the period, or
+it is printed twice): a header misread from a statement number ("Nr. 5/2026") or a wrapped
+"from ... to" line must not reach a client as "too old". When it is not, the bookings' dates
+decide: a statement that books money on a recent day is recent; else a person looks, told what
+the header reads and what the bookings say.
 """
 from datetime import date
 
@@ -34,6 +40,44 @@ def _recency_check(read: dict, applicant: Applicant, today: date) -> list[Note]:
     return _recency(read["period_end"], today)
 
 
+def _recency_unconfirmed(read: dict, raw: dict, applicant: Applicant, today: date) -> list[Note]:
+    # A booking dated after today is a misread, not evidence.
+    days = [day for day in booking_days(raw.get("bookings")) if day <= today]
+    if days and not _recency(max(days), today):
+        return []
+    return [period_doubt(iso_date(raw.get("period_start")), read["period_end"], days)]
+
+
+def booking_days(bookings) -> list[date]:
+    """The dates of the statement's bookings that were read."""
+    if not isinstance(bookings, list):
+        return []
+    return [day for day in (iso_date(b.get("date")) for b in bookings if isinstance(b, dict)) if day]
+
+
+def period_doubt(start: date | None, end: date, days: list[date]) -> Note:
+    """The header's period and what the bookings say of it, for a person to settle."""
+    end_en, end_de = day_words(end)
+    if start is not None and start < end:
+        start_en, start_de = day_words(start)
+        header_en, header_de = f"{start_en} to {end_en}", f"{start_de} bis {end_de}"
+    else:
+        header_en, header_de = f"up to {end_en}", f"bis {end_de}"
+    if days:
+        (first_en, first_de), (last_en, last_de) = day_words(min(days)), day_words(max(days))
+        bookings_en = f"but the bookings run from {first_en} to {last_en}"
+        bookings_de = f"die Buchungen laufen aber vom {first_de} bis {last_de}"
+    else:
+        bookings_en, bookings_de = "and no booking dates confirm it", "und keine Buchungsdaten bestätigen ihn"
+    return Note(
+        "bank_statement_period_unconfirmed",
+        f"The period of this bank statement could not be confirmed: the header reads {header_en}, "
+        f"{bookings_en}; a specialist will check it.",
+        f"Der Zeitraum dieses Kontoauszugs konnte nicht bestätigt werden: im Kopf steht {header_de}, "
+        f"{bookings_de}; eine Fachkraft prüft ihn.",
+        fields=("period_end",))
+
+
 RULES = TypeRules(
     on_en="on this bank statement", on_de="auf diesem Kontoauszug",
     fields=(
@@ -42,7 +86,7 @@ RULES = TypeRules(
               iso_date, "date"),
     ),
     essential=("iban", "period_end"),
-    checks=(Check(("iban",), _iban_check), Check(("period_end",), _recency_check)),
+    checks=(Check(("iban",), _iban_check), Check(("period_end",), _recency_check, unconfirmed=_recency_unconfirmed)),
 )
 
 

@@ -12,7 +12,8 @@ class Note:
     en: str
     de: str
     fields: tuple[str, ...] = ()
-    """For `fields_unreadable`: the fields a person is to read, so the review queue can ask for them."""
+    """For `fields_unreadable` and the `..._unconfirmed` doubts: the fields a person is to read, so the
+    review queue can ask for them."""
 
     def as_dict(self) -> dict:
         body = {"code": self.code, "en": self.en, "de": self.de}
