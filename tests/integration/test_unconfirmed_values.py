@@ -7,7 +7,7 @@ The extraction service is a double that holds its answer, so each test decides w
 """
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.test_exactly_once import post_callback
 from tests.integration.test_failure_matrix import extraction_service
 from tests.integration.test_unreadable_fields import expected_fields
