@@ -3,7 +3,7 @@
 
 def register_blueprints(app) -> None:
     from leadflow.web import (api, auth, callbacks, cases, credits, dashboard, documents, files, health, notifications,
-                              pages, portal, review, templating, ws)
+                              openapi, pages, portal, review, templating, ws)
     templating.register(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
@@ -15,6 +15,7 @@ def register_blueprints(app) -> None:
     app.register_blueprint(review.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(callbacks.bp)
+    app.register_blueprint(openapi.bp)
     app.register_blueprint(files.files_bp)
     app.register_blueprint(health.bp)
     app.register_blueprint(notifications.bp)
