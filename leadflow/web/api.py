@@ -9,7 +9,6 @@ from leadflow.errors import Forbidden, InvalidInput, LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.services import documents, review, views
-from leadflow.services import versions as version_service
 from leadflow.services.search import Cursor, Filters
 from leadflow.web import params
 from leadflow.ports import current_ports
@@ -99,7 +98,7 @@ def offer_upload():
         413: TooLarge
         503: Unavailable
     """
-    body = _json_body()
+    body = json_body()
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     filename = params.text(body.get("filename"), "filename", required=True)
     content_type = params.text(body.get("content_type"), "content_type", max_length=100, required=True)
@@ -197,149 +196,8 @@ def history(document_id):
         404: NotFound
     """
     document = documents.get_visible(db.session, current_user, document_id)
-    return jsonify(history=[dict(entry, at=_iso(entry["at"]))
+    return jsonify(history=[dict(entry, at=iso(entry["at"]))
                             for entry in views.document_history(db.session, document, current_user.role)])
-
-
-@bp.get("/documents/<document_id>/content")
-@login_required
-def content(document_id):
-    """What was read.
-    ---
-    get:
-      tags: [versions]
-      summary: A document's content (the fields read), the newest version or another
-      parameters: [DocumentId, Version]
-      responses:
-        200: {description: The content., content: {application/json: {schema: Content}}}
-        400: BadRequest
-        404: NotFound
-        503: Unavailable
-    """
-    return _version_body(document_id, "content")
-
-
-@bp.get("/documents/<document_id>/schema")
-@login_required
-def schema(document_id):
-    """The content's shape.
-    ---
-    get:
-      tags: [versions]
-      summary: A document's schema, the newest version or another
-      parameters: [DocumentId, Version]
-      responses:
-        200: {description: The schema., content: {application/json: {schema: Schema}}}
-        400: BadRequest
-        404: NotFound
-        503: Unavailable
-    """
-    return _version_body(document_id, "schema")
-
-
-@bp.get("/documents/<document_id>/versions")
-@login_required
-def versions(document_id):
-    """Every version.
-    ---
-    get:
-      tags: [versions]
-      summary: A document's versions of content and schema, oldest first
-      parameters: [DocumentId]
-      responses:
-        200: {description: The versions., content: {application/json: {schema: Versions}}}
-        404: NotFound
-    """
-    document = documents.get_visible(db.session, current_user, document_id)
-    rows = views.versions(db.session, document)
-    return jsonify(versions=[{"id": v.id, "part": v.part, "number": v.number, "cause": v.cause,
-                              "actor_id": v.actor_id, "job_id": v.job_id, "replaces_id": v.replaces_id,
-                              "created_at": _iso(v.created_at)} for v in rows])
-
-
-@bp.post("/documents/<document_id>/reprocess")
-@login_required
-def reprocess(document_id):
-    """Read again.
-    ---
-    post:
-      tags: [versions]
-      summary: Have a finished document read again (a new version)
-      parameters: [DocumentId]
-      responses:
-        202: {description: Reading again., content: {application/json: {schema: Document}}}
-        400: BadRequest
-        403: Forbidden
-        404: NotFound
-        409: Conflict
-    """
-    document = version_service.reprocess(db.session, current_ports(), current_user, document_id)
-    return jsonify(document_json(document)), 202
-
-
-@bp.post("/documents/<document_id>/customise")
-@login_required
-def customise(document_id):
-    """Another output shape.
-    ---
-    post:
-      tags: [versions]
-      summary: Have a finished document's data read into another output shape
-      parameters: [DocumentId]
-      requestBody: {required: true, content: {application/json: {schema: Customisation}}}
-      responses:
-        202: {description: Reading again., content: {application/json: {schema: Document}}}
-        400: BadRequest
-        403: Forbidden
-        404: NotFound
-        409: Conflict
-    """
-    document = version_service.customise(db.session, current_ports(), current_user, document_id,
-                                         _json_body().get("output_spec"))
-    return jsonify(document_json(document)), 202
-
-
-@bp.post("/documents/<document_id>/corrections")
-@login_required
-def corrections(document_id):
-    """A person corrects fields.
-    ---
-    post:
-      tags: [versions]
-      summary: Correct fields of a finished document (a new content version)
-      parameters: [DocumentId]
-      requestBody: {required: true, content: {application/json: {schema: Corrections}}}
-      responses:
-        200: {description: Corrected., content: {application/json: {schema: Document}}}
-        400: BadRequest
-        403: Forbidden
-        404: NotFound
-        409: Conflict
-        503: Unavailable
-    """
-    document = version_service.correct(db.session, current_ports(), current_user, document_id,
-                                       _json_body().get("changes"))
-    return jsonify(document_json(document))
-
-
-@bp.post("/documents/<document_id>/revert")
-@login_required
-def revert(document_id):
-    """Back one version.
-    ---
-    post:
-      tags: [versions]
-      summary: Go back to the version before the newest
-      parameters: [DocumentId]
-      responses:
-        200: {description: Reverted., content: {application/json: {schema: Document}}}
-        400: BadRequest
-        403: Forbidden
-        404: NotFound
-        409: Conflict
-        503: Unavailable
-    """
-    return jsonify(document_json(version_service.revert(db.session, current_ports(), current_user, document_id)))
 
 
 @bp.post("/documents/<document_id>/shares")
@@ -358,7 +216,7 @@ def share(document_id):
         403: Forbidden
         404: NotFound
     """
-    email = params.text(_json_body().get("email"), "email", max_length=320, required=True)
+    email = params.text(json_body().get("email"), "email", max_length=320, required=True)
     row = documents.share(db.session, current_user, document_id, email)
     return jsonify(document_id=row.document_id, user_id=row.user_id), 201
 
@@ -380,7 +238,7 @@ def decision(document_id):
         404: NotFound
         409: Conflict
     """
-    body = _json_body()
+    body = json_body()
     document = review.decide(db.session, current_ports(), current_user, document_id,
                              document_type=body.get("document_type"), reject_reason=body.get("reject"),
                              fields=body.get("fields"))
@@ -424,8 +282,8 @@ def credits():
     open_rows = [r for r, _document_id, _title in views.open_reservations(db.session, current_user.brokerage_id)]
     return jsonify(wallet={"granted": wallet.granted, "balance": wallet.balance, "reserved": wallet.reserved,
                            "settled": wallet.settled},
-                   open_reservations=[{"job_id": r.job_id, "pages": r.pages, "created_at": _iso(r.created_at),
-                                       "expires_at": _iso(r.expires_at)} for r in open_rows])
+                   open_reservations=[{"job_id": r.job_id, "pages": r.pages, "created_at": iso(r.created_at),
+                                       "expires_at": iso(r.expires_at)} for r in open_rows])
 
 
 def document_json(document: Document) -> dict:
@@ -436,24 +294,17 @@ def document_json(document: Document) -> dict:
         "brokerage_id": document.brokerage_id, "page_count": document.page_count,
         "verification_notes": document.verification_notes or [], "rejection_code": document.rejection_code,
         "filename": document.filename, "content_type": document.content_type, "size_bytes": document.size_bytes,
-        "created_at": _iso(document.created_at), "updated_at": _iso(document.updated_at),
-        "verified_at": _iso(document.verified_at),
+        "created_at": iso(document.created_at), "updated_at": iso(document.updated_at),
+        "verified_at": iso(document.verified_at),
     }
 
 
-def _version_body(document_id: str, part: str):
-    document = documents.get_visible(db.session, current_user, document_id)
-    number = params.int_arg("version")
-    version, body = version_service.version_body(db.session, current_ports(), document, part, number)
-    return jsonify(version=version.number, cause=version.cause, **{part: body})
-
-
-def _json_body() -> dict:
+def json_body() -> dict:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise InvalidInput("Send a JSON object.")
     return body
 
 
-def _iso(value) -> str | None:
+def iso(value) -> str | None:
     return value.isoformat() + "Z" if value else None
