@@ -4,6 +4,7 @@ the description (valid and invalid ones) for every operation, sends them with a 
 the app on a migrated PostgreSQL database, and follows the description's links from one answer
 to the next: no answer may be a server error or break the description."""
 import io
+import json
 
 import pytest
 import schemathesis
@@ -171,6 +172,25 @@ def test_a_form_field_named_across_a_line_break_is_refused_and_writes_nothing(ap
     with app.app_context():
         assert db.session.query(Document).count() == before
         db.session.remove()
+
+
+def test_a_signed_callback_is_recorded_then_known_as_described(api, api_schema):
+    """The one answer random requests cannot reach: a delivery signed with the shared secret."""
+    app, _token = api
+    from leadflow.extraction import webhooks
+    operation = api_schema["/api/extraction/callbacks"]["POST"]
+    payload = {"type": "job.completed", "job_id": "job-nobody-submitted",
+               "data": {"document_type": "payslip", "confidence": 0.9, "pages": 1, "content": {}, "schema": {}}}
+    body = json.dumps(payload).encode()
+    headers = {"Content-Type": "application/json",
+               **webhooks.headers_for(app.config["EXTRACTION_WEBHOOK_SECRET"], "msg_openapi_1", body)}
+    client = app.test_client()
+    for status in (202, 200):  # recorded, then the same delivery again: a duplicate
+        answer = client.post("/api/extraction/callbacks", data=body, headers=headers)
+        assert answer.status_code == status, answer.get_data(as_text=True)
+        assert answer.get_json() == {"delivery_id": "msg_openapi_1", "duplicate": status == 200}
+        operation.Case(body=payload, headers=headers, media_type="application/json").validate_response(
+            answer, checks=CHECKS)
 
 
 def test_linked_operations_keep_to_the_description(api, api_schema):
