@@ -42,9 +42,8 @@ def _png(shade: int = 0) -> bytes:
     return out.getvalue()
 
 
-# The upload's file part: real files of the types the description names, each one different (the
-# same file twice is refused), so that an upload can succeed and its links be followed (bytes made
-# up at random are only ever refused).
+# The upload's file part: real files of the types the description names, each one different, so
+# that an upload can succeed and its links be followed (bytes made up at random are only ever refused).
 schemathesis.openapi.media_type("application/pdf", st.integers(0, 10 ** 9).map(_pdf))
 schemathesis.openapi.media_type("image/png", st.integers(0, 255).map(_png))
 
