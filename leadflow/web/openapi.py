@@ -8,6 +8,7 @@ import re
 from apispec import APISpec
 from apispec.yaml_utils import load_operations_from_docstring
 from flask import Blueprint, current_app, jsonify, render_template
+from markupsafe import Markup, escape
 
 from leadflow.web import openapi_components as components
 
@@ -17,6 +18,7 @@ EXTENSION = "leadflow_openapi"
 JSON_OUTSIDE_API = {"files.download", "files.upload", "health.healthz", "health.readyz"}
 METHODS = ("get", "put", "post", "patch", "delete")
 _VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def must_be_described(rule) -> bool:
@@ -113,3 +115,9 @@ def _operations(spec: dict) -> list[dict]:
             if method in item:
                 rows.append({"path": path, "method": method.upper(), **item[method]})
     return rows
+
+
+@bp.app_template_filter("code_spans")
+def code_spans(text) -> Markup:
+    """The descriptions' `code` (Markdown's one mark they use) as <code>, everything else escaped."""
+    return Markup(_CODE_SPAN.sub(r"<code>\1</code>", str(escape(text or ""))))
