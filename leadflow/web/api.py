@@ -9,7 +9,6 @@ from leadflow.errors import Forbidden, InvalidInput, LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.services import documents, review, views
-from leadflow.services import versions as version_service
 from leadflow.services.search import Cursor, Filters
 from leadflow.web import params
 from leadflow.ports import current_ports
@@ -26,6 +25,45 @@ def leadflow_error(error: LeadflowError):
 @bp.post("/documents/upload")
 @login_required
 def upload():
+    """Upload a file in the request.
+    ---
+    post:
+      tags: [documents]
+      summary: Upload a document (multipart)
+      description: The file is checked by its bytes, stored, and the document waits (PENDING) to be read.
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [file]
+              properties:
+                file: {type: string, format: binary, contentMediaType: application/octet-stream}
+                title: {type: string, maxLength: 300}
+                kind: {type: string, maxLength: 40, description: What the uploader says it is.}
+                workspace_id: {type: integer, minimum: 1}
+            encoding:
+              file: {contentType: "application/pdf, image/png, image/jpeg, application/xml, text/plain"}
+      responses:
+        201:
+          description: Stored; the document is PENDING.
+          content: {application/json: {schema: Document}}
+          links:
+            GetDocument: {operationId: api.get_document.get, parameters: {document_id: $response.body#/id}}
+            History: {operationId: api.history.get, parameters: {document_id: $response.body#/id}}
+            Versions: {operationId: api.versions.get, parameters: {document_id: $response.body#/id}}
+            Content: {operationId: api.content.get, parameters: {document_id: $response.body#/id}}
+            Share: {operationId: api.share.post, parameters: {document_id: $response.body#/id}}
+            Reprocess: {operationId: api.reprocess.post, parameters: {document_id: $response.body#/id}}
+            Corrections: {operationId: api.corrections.post, parameters: {document_id: $response.body#/id}}
+            Retry: {operationId: api.retry.post, parameters: {document_id: $response.body#/id}}
+        400: BadRequest
+        403: Forbidden
+        404: NotFound
+        413: TooLarge
+        503: Unavailable
+    """
     file = request.files.get("file")
     if file is None or not file.filename:
         raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
@@ -42,7 +80,25 @@ def upload():
 @bp.post("/documents/uploads")
 @login_required
 def offer_upload():
-    body = _json_body()
+    """Offer a direct upload: the file goes straight to storage, then `complete`.
+    ---
+    post:
+      tags: [documents]
+      summary: Ask for a signed target to upload a file to
+      requestBody: {required: true, content: {application/json: {schema: UploadOffer}}}
+      responses:
+        201:
+          description: A document id reserved, and where to send the file.
+          content: {application/json: {schema: UploadTarget}}
+          links:
+            Complete: {operationId: api.complete_upload.post, parameters: {document_id: $response.body#/document_id}}
+        400: BadRequest
+        403: Forbidden
+        404: NotFound
+        413: TooLarge
+        503: Unavailable
+    """
+    body = json_body()
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     filename = params.text(body.get("filename"), "filename", required=True)
     content_type = params.text(body.get("content_type"), "content_type", max_length=100, required=True)
@@ -59,6 +115,21 @@ def offer_upload():
 @bp.post("/documents/<document_id>/complete")
 @login_required
 def complete_upload(document_id):
+    """After the direct upload.
+    ---
+    post:
+      tags: [documents]
+      summary: Finish a direct upload
+      description: The file sent to the upload target is checked, and the document created (PENDING).
+      parameters: [DocumentId]
+      responses:
+        201: {description: The document., content: {application/json: {schema: Document}}}
+        400: BadRequest
+        404: NotFound
+        409: Conflict
+        413: TooLarge
+        503: Unavailable
+    """
     document = documents.complete_direct_upload(db.session, current_ports(), current_user, document_id,
                                                 max_bytes=current_app.config["MAX_UPLOAD_BYTES"])
     return jsonify(document_json(document)), 201
@@ -67,6 +138,19 @@ def complete_upload(document_id):
 @bp.get("/documents")
 @login_required
 def list_documents():
+    """The documents the caller may see.
+    ---
+    get:
+      tags: [documents]
+      summary: List documents, newest first, a page at a time
+      parameters:
+        - {name: status, in: query, schema: {type: string, enum: [PENDING, PROCESSING, EXTRACTING, VERIFIED, REJECTED, ACTION_REQUIRED]}}
+        - {name: workspace_id, in: query, schema: {type: integer, minimum: 1}}
+        - {name: cursor, in: query, schema: {type: string}, description: A page's next_cursor.}
+      responses:
+        200: {description: A page of documents., content: {application/json: {schema: DocumentPage}}}
+        400: BadRequest
+    """
     # Stricter than the dashboard's filters: an integration that sends a wrong value is told so.
     status = request.args.get("status") or None
     if status and status not in Status.__members__:
@@ -85,72 +169,54 @@ def list_documents():
 @bp.get("/documents/<document_id>")
 @login_required
 def get_document(document_id):
+    """One document.
+    ---
+    get:
+      tags: [documents]
+      summary: A document
+      parameters: [DocumentId]
+      responses:
+        200: {description: The document., content: {application/json: {schema: Document}}}
+        404: NotFound
+    """
     return jsonify(document_json(documents.get_visible(db.session, current_user, document_id)))
 
 
 @bp.get("/documents/<document_id>/history")
 @login_required
 def history(document_id):
+    """What happened to a document.
+    ---
+    get:
+      tags: [documents]
+      summary: A document's status log and audit, oldest first
+      parameters: [DocumentId]
+      responses:
+        200: {description: The history., content: {application/json: {schema: History}}}
+        404: NotFound
+    """
     document = documents.get_visible(db.session, current_user, document_id)
-    return jsonify(history=[dict(entry, at=_iso(entry["at"]))
+    return jsonify(history=[dict(entry, at=iso(entry["at"]))
                             for entry in views.document_history(db.session, document, current_user.role)])
-
-
-@bp.get("/documents/<document_id>/content")
-@login_required
-def content(document_id):
-    return _version_body(document_id, "content")
-
-
-@bp.get("/documents/<document_id>/schema")
-@login_required
-def schema(document_id):
-    return _version_body(document_id, "schema")
-
-
-@bp.get("/documents/<document_id>/versions")
-@login_required
-def versions(document_id):
-    document = documents.get_visible(db.session, current_user, document_id)
-    rows = views.versions(db.session, document)
-    return jsonify(versions=[{"id": v.id, "part": v.part, "number": v.number, "cause": v.cause,
-                              "actor_id": v.actor_id, "job_id": v.job_id, "replaces_id": v.replaces_id,
-                              "created_at": _iso(v.created_at)} for v in rows])
-
-
-@bp.post("/documents/<document_id>/reprocess")
-@login_required
-def reprocess(document_id):
-    document = version_service.reprocess(db.session, current_ports(), current_user, document_id)
-    return jsonify(document_json(document)), 202
-
-
-@bp.post("/documents/<document_id>/customise")
-@login_required
-def customise(document_id):
-    document = version_service.customise(db.session, current_ports(), current_user, document_id,
-                                         _json_body().get("output_spec"))
-    return jsonify(document_json(document)), 202
-
-
-@bp.post("/documents/<document_id>/corrections")
-@login_required
-def corrections(document_id):
-    document = version_service.correct(db.session, current_ports(), current_user, document_id,
-                                       _json_body().get("changes"))
-    return jsonify(document_json(document))
-
-
-@bp.post("/documents/<document_id>/revert")
-@login_required
-def revert(document_id):
-    return jsonify(document_json(version_service.revert(db.session, current_ports(), current_user, document_id)))
 
 
 @bp.post("/documents/<document_id>/shares")
 @login_required
 def share(document_id):
-    email = params.text(_json_body().get("email"), "email", max_length=320, required=True)
+    """Share with someone of the brokerage.
+    ---
+    post:
+      tags: [shares]
+      summary: Let another person of the brokerage see a document
+      parameters: [DocumentId]
+      requestBody: {required: true, content: {application/json: {schema: ShareRequest}}}
+      responses:
+        201: {description: Shared., content: {application/json: {schema: Share}}}
+        400: BadRequest
+        403: Forbidden
+        404: NotFound
+    """
+    email = params.text(json_body().get("email"), "email", max_length=320, required=True)
     row = documents.share(db.session, current_user, document_id, email)
     return jsonify(document_id=row.document_id, user_id=row.user_id), 201
 
@@ -158,7 +224,21 @@ def share(document_id):
 @bp.post("/documents/<document_id>/decision")
 @login_required
 def decision(document_id):
-    body = _json_body()
+    """A platform admin decides a document that waits for a person.
+    ---
+    post:
+      tags: [review]
+      summary: Decide a document in ACTION_REQUIRED (platform admin)
+      parameters: [DocumentId]
+      requestBody: {required: true, content: {application/json: {schema: Decision}}}
+      responses:
+        200: {description: Decided., content: {application/json: {schema: Document}}}
+        400: BadRequest
+        403: Forbidden
+        404: NotFound
+        409: Conflict
+    """
+    body = json_body()
     document = review.decide(db.session, current_ports(), current_user, document_id,
                              document_type=body.get("document_type"), reject_reason=body.get("reject"),
                              fields=body.get("fields"))
@@ -168,20 +248,42 @@ def decision(document_id):
 @bp.post("/documents/<document_id>/retry")
 @login_required
 def retry(document_id):
+    """Try again after a failure of ours.
+    ---
+    post:
+      tags: [review]
+      summary: Process a document that failed for a reason of ours again (platform admin)
+      parameters: [DocumentId]
+      responses:
+        202: {description: Waiting to be processed., content: {application/json: {schema: Document}}}
+        400: BadRequest
+        403: Forbidden
+        404: NotFound
+        409: Conflict
+    """
     return jsonify(document_json(review.retry(db.session, current_user, document_id))), 202
 
 
 @bp.get("/credits")
 @login_required
 def credits():
+    """The brokerage's credits.
+    ---
+    get:
+      tags: [credits]
+      summary: The brokerage's wallet and open reservations, in pages (brokerage admin)
+      responses:
+        200: {description: The wallet., content: {application/json: {schema: Credits}}}
+        403: Forbidden
+    """
     if not may_see_credits(current_user.role):
         raise Forbidden("Only the brokerage's admin sees its credits.")
     wallet = billing.wallet_state(db.session, current_user.brokerage_id)
     open_rows = [r for r, _document_id, _title in views.open_reservations(db.session, current_user.brokerage_id)]
     return jsonify(wallet={"granted": wallet.granted, "balance": wallet.balance, "reserved": wallet.reserved,
                            "settled": wallet.settled},
-                   open_reservations=[{"job_id": r.job_id, "pages": r.pages, "created_at": _iso(r.created_at),
-                                       "expires_at": _iso(r.expires_at)} for r in open_rows])
+                   open_reservations=[{"job_id": r.job_id, "pages": r.pages, "created_at": iso(r.created_at),
+                                       "expires_at": iso(r.expires_at)} for r in open_rows])
 
 
 def document_json(document: Document) -> dict:
@@ -192,24 +294,17 @@ def document_json(document: Document) -> dict:
         "brokerage_id": document.brokerage_id, "page_count": document.page_count,
         "verification_notes": document.verification_notes or [], "rejection_code": document.rejection_code,
         "filename": document.filename, "content_type": document.content_type, "size_bytes": document.size_bytes,
-        "created_at": _iso(document.created_at), "updated_at": _iso(document.updated_at),
-        "verified_at": _iso(document.verified_at),
+        "created_at": iso(document.created_at), "updated_at": iso(document.updated_at),
+        "verified_at": iso(document.verified_at),
     }
 
 
-def _version_body(document_id: str, part: str):
-    document = documents.get_visible(db.session, current_user, document_id)
-    number = params.int_arg("version")
-    version, body = version_service.version_body(db.session, current_ports(), document, part, number)
-    return jsonify(version=version.number, cause=version.cause, **{part: body})
-
-
-def _json_body() -> dict:
+def json_body() -> dict:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise InvalidInput("Send a JSON object.")
     return body
 
 
-def _iso(value) -> str | None:
+def iso(value) -> str | None:
     return value.isoformat() + "Z" if value else None

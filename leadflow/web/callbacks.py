@@ -129,6 +129,25 @@ def _receipts(state) -> None:
 
 @bp.post("/callbacks")
 def receive():
+    """The extraction service's signed callback (the `extractionResult` webhook).
+    ---
+    post:
+      tags: [extraction]
+      summary: Receive a job's result from the extraction service
+      description: Signed as Standard Webhooks with the shared `EXTRACTION_WEBHOOK_SECRET`; recorded once under
+        its `webhook-id` before the answer, applied afterwards by a worker.
+      security: []
+      parameters:
+        - {name: webhook-id, in: header, required: true, schema: {type: string, maxLength: 255}}
+        - {name: webhook-timestamp, in: header, required: true, schema: {type: string}}
+        - {name: webhook-signature, in: header, required: true, schema: {type: string}}
+      requestBody: {required: true, content: {application/json: {schema: ExtractionCallback}}}
+      responses:
+        202: {description: Recorded; a worker applies it., content: {application/json: {schema: CallbackReceipt}}}
+        200: {description: Recorded before (a duplicate)., content: {application/json: {schema: CallbackReceipt}}}
+        400: BadRequest
+        401: {description: "The signature is missing, stale or wrong.", content: {application/json: {schema: Error}}}
+    """
     body = request.get_data(cache=False)
     try:
         delivery = callbacks.check(current_ports().settings, request.headers, body)

@@ -28,6 +28,19 @@ _INLINE_TYPES = frozenset(
 
 @files_bp.get("/<token>")
 def download(token: str):
+    """A stored file, by a signed link (local storage only).
+    ---
+    get:
+      tags: [files]
+      summary: Read a stored file by its signed link
+      description: Only where files are stored locally; with S3 the links point at S3 and this answers 404.
+      security: []
+      parameters: [{name: token, in: path, required: true, schema: {type: string}}]
+      responses:
+        200: {description: The file., content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+        403: {description: The link is invalid or expired., content: {application/json: {schema: Error}}}
+        404: NotFound
+    """
     storage = _local_storage()
     try:
         key = storage.verify_download(token)
@@ -59,6 +72,24 @@ def download(token: str):
 
 @files_bp.put("/upload/<token>")
 def upload(token: str):
+    """The target of a direct upload (local storage only).
+    ---
+    put:
+      tags: [files]
+      summary: Store a file at the signed target POST /api/documents/uploads gave out
+      description: The body is the file, sent as the content type the link was made for; a link works once.
+      security: []
+      parameters: [{name: token, in: path, required: true, schema: {type: string}}]
+      requestBody: {required: true, content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+      responses:
+        204: {description: Stored.}
+        400: BadRequest
+        403: {description: The link is invalid or expired., content: {application/json: {schema: Error}}}
+        404: NotFound
+        410: Gone
+        413: TooLarge
+        503: Unavailable
+    """
     storage = _local_storage()
     try:
         grant = storage.verify_upload(token)

@@ -13,11 +13,30 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/healthz")
 def healthz():
+    """Liveness.
+    ---
+    get:
+      tags: [operations]
+      summary: The process answers
+      security: []
+      responses:
+        200: {description: Alive., content: {application/json: {schema: Health}}}
+    """
     return jsonify(status="ok")
 
 
 @bp.get("/readyz")
 def readyz():
+    """Readiness.
+    ---
+    get:
+      tags: [operations]
+      summary: The process can reach its database
+      security: []
+      responses:
+        200: {description: Ready., content: {application/json: {schema: Health}}}
+        503: {description: The database is down., content: {application/json: {schema: Health}}}
+    """
     try:
         db.session.execute(text("select 1"))
     except Exception:

@@ -97,6 +97,10 @@ def refuse_unstorable_input() -> None:
 
 def _unstorable(multidict) -> str | None:
     for key, value in multidict.items(multi=True):
+        if not isinstance(key, str) or not isinstance(value, str):
+            # A multipart part whose name holds a line break is read by Werkzeug as a field
+            # without a value (None): no form of ours sends one.
+            return "A form field is malformed."
         if "\x00" in key or "\x00" in value:
             return "The request contains a NUL character."
         if len(key) > MAX_TEXT or len(value) > MAX_TEXT:

@@ -106,3 +106,14 @@ def test_the_portal_runs_under_the_policy_with_no_violation_and_uploads_straight
     expect(page.locator("#documents-body tr[id^='document-'] [data-testid=status]")).to_have_text(
         ["VERIFIED"], timeout=20_000)
     assert client.violations() == []
+
+
+def test_the_api_reference_page_runs_under_the_policy_with_no_violation(watched, world):
+    advisor = watched(world.advisor_a)
+    page = advisor.page
+    page.goto("/api/docs")
+    advisor.live()
+    expect(page.locator("h1")).to_contain_text("API reference")
+    expect(page.locator("#schema-Document")).to_be_visible()
+    expect(page.get_by_text("GET /api/documents/{document_id}", exact=True)).to_be_visible()
+    assert advisor.violations() == []
