@@ -18,7 +18,7 @@ from leadflow.domain.document_types import N_
 from leadflow.domain.verification import bank_statement as statement_rules
 from leadflow.domain.verification import payslip as payslip_rules
 from leadflow.domain.verification.common import amount, iso_date, year_month
-from leadflow.domain.verification.names import TITLES, tokens
+from leadflow.domain.verification.names import name_words, same_person  # noqa: F401 (same_person: the checks' name rule)
 
 OK, WARNING, PROBLEM, NOT_CHECKED = "ok", "warning", "problem", "not_checked"
 OUTCOMES = (PROBLEM, WARNING, OK, NOT_CHECKED)  # worst first
@@ -123,7 +123,6 @@ NAME_FIELDS = {
     "payslip": ("employee",), "bank_statement": ("holder",), "employment_contract": ("employee",),
     "wage_tax_certificate": ("employee",), "tax_assessment": ("taxpayer",),
 }
-JOINT = frozenset({"UND", "AND", "U", "OR", "ODER", "HERRN", "HERR", "FRAU", "MR", "MRS", "MS"})
 
 
 def identity(facts: CaseFacts) -> CheckResult:
@@ -154,37 +153,10 @@ def person_name(document: DocumentFacts) -> str | None:
     return None
 
 
-def same_person(a: str | None, b: str | None) -> bool:
-    """Whether two written names can be one person: order, accents, case, titles, a middle name
-    one of them leaves out, an initial for a given name, a joint account naming two people."""
-    left, right = _name_words(a), _name_words(b)
-    if not left or not right:
-        return False
-    short, long = (left, right) if len(left) <= len(right) else (right, left)
-    pool = list(long)
-    for word in short:
-        match = next((w for w in pool if w == word or (len(word) == 1 and w.startswith(word))
-                      or (len(w) == 1 and word.startswith(w))), None)
-        if match is None:
-            return False
-        pool.remove(match)
-    # An initial alone cannot make a match: some full word must agree.
-    return any(len(w) > 1 for w in short)
-
-
-def _name_words(name: str | None) -> list[str]:
-    return [_fold(w) for w in tokens(name) if w not in TITLES and w not in JOINT]
-
-
-def _fold(word: str) -> str:
-    # MUELLER, MULLER and Müller are one name (tokens() already wrote Ü as UE).
-    return word.replace("AE", "A").replace("OE", "O").replace("UE", "U")
-
-
 def _most_common(named):
-    counts = Counter(" ".join(sorted(_name_words(n))) for _, n in named)
+    counts = Counter(" ".join(sorted(name_words(n))) for _, n in named)
     key = counts.most_common(1)[0][0]
-    return next((d, n) for d, n in named if " ".join(sorted(_name_words(n))) == key)
+    return next((d, n) for d, n in named if " ".join(sorted(name_words(n))) == key)
 
 
 # --- employer ------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from leadflow.domain import case_checks as rules
 from leadflow.domain.case_checks import CaseFacts, CheckResult, DocumentFacts, IncomeSummary
 from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import Status
-from leadflow.domain.verification.spec import READ_THRESHOLD
+from leadflow.domain.verification.spec import confidently_read
 from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
 from leadflow.ports import Ports
 from leadflow.services import version_store
@@ -129,18 +129,5 @@ def current_content(session: Session, ports: Ports, document: Document,
 
 
 def read_fields(content: dict) -> dict:
-    """The fields read confidently (field_confidence >= 0.5), or set by a person; content without
-    confidences (another service, an older version) counts a present value as read."""
-    raw = content.get("fields") if isinstance(content.get("fields"), dict) else {}
-    confidence = content.get("field_confidence") if isinstance(content.get("field_confidence"), dict) else {}
-    by_person = set(content.get("read_by_person") or ())
-    read = {}
-    for name, value in raw.items():
-        if value in (None, ""):
-            continue
-        sure = confidence.get(name, 1.0)
-        if name in by_person or (isinstance(sure, (int, float)) and not isinstance(sure, bool)
-                                 and sure >= READ_THRESHOLD):
-            read[name] = value
-    return read
-
+    """The fields read confidently, or set by a person (the rule verification reads them by)."""
+    return confidently_read(content)
