@@ -1,6 +1,4 @@
-"""A case's applicants: who they are, a co-applicant added, a citizenship told, and whose a document
-is when it names someone who is not on the case (the advisor assigns it, adds that person, or
-refuses it).
+"""A case's applicants: who they are, a co-applicant added, a citizenship told.
 
 The callers have checked the viewer may work on the case (views.workspace_for, views.client_cases);
 every query here is scoped to the case's brokerage as well.
@@ -11,18 +9,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from leadflow import outbox, scoping
+from leadflow import scoping
 from leadflow.countries import is_country
-from leadflow.domain.applicants import CLIENT, CO_APPLICANT, Person, named_on
-from leadflow.domain.audience import Role, may_name_applicants, may_settle_whose
-from leadflow.domain.lifecycle import RejectionCode, Status
-from leadflow.domain.verification import Applicant as Owner, Note, verify_type
-from leadflow.domain.verification.spec import confidently_read
+from leadflow.domain.applicants import CLIENT, CO_APPLICANT, Person
+from leadflow.domain.audience import Role, may_name_applicants
 from leadflow.errors import Conflict, Forbidden, InvalidInput
-from leadflow.models import Applicant, Document, User, Workspace, WorkspaceMember
-from leadflow.ports import Ports
-from leadflow.services import documents, transitions
-from leadflow.services.case_file import current_content
+from leadflow.models import Applicant, User, Workspace, WorkspaceMember
 
 MAX_NAME = 200
 # A birth date outside these is a typing slip.
@@ -59,7 +51,7 @@ def people_of(session: Session, workspace_ids) -> dict[int, tuple[Person, ...]]:
 
 def rows(session: Session, workspace: Workspace) -> list[Applicant]:
     """The case's stored applicants, the client first (its row stored now if it was not yet)."""
-    _client_row(session, workspace)
+    client_row(session, workspace)
     return list(session.scalars(scoping.in_brokerage(Applicant, workspace.brokerage_id)
                                 .where(Applicant.workspace_id == workspace.id)
                                 .order_by(Applicant.role, Applicant.id)))
@@ -71,8 +63,8 @@ def add_co_applicant(session: Session, user: User, workspace: Workspace, *, name
     if not may_name_applicants(user.role):
         raise Forbidden("Only the advisor or the client can say who applies.")
     person = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
-                       name=_name(name), date_of_birth=_birth(date_of_birth), citizenship=_citizenship(citizenship))
-    _client_row(session, workspace)
+                       name=checked_name(name), date_of_birth=_birth(date_of_birth), citizenship=_citizenship(citizenship))
+    client_row(session, workspace)
     if session.scalar(select(Applicant.id).where(Applicant.workspace_id == workspace.id,
                                                  Applicant.role == CO_APPLICANT)) is not None:
         session.rollback()
@@ -103,75 +95,7 @@ def set_details(session: Session, user: User, workspace: Workspace, applicant_id
     return person
 
 
-ASSIGN, ADD, REFUSE = "assign", "add", "reject"
-
-
-def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *, action: str,
-                 applicant=None) -> Document:
-    """The advisor settles a document that names someone not on its case: `assign` it to an
-    applicant (`applicant`: an id, or "both"), `add` the person it names as co-applicant (it is then
-    theirs), or `reject` it. Assigned, the type's rules judge it again with whose it is settled."""
-    if not may_settle_whose(user.role):
-        raise Forbidden("Only the brokerage's advisors decide whose a document is.")
-    document = documents.get_visible(session, user, document_id)
-    workspace = session.scalar(scoping.in_brokerage(Workspace, document.brokerage_id)
-                               .where(Workspace.id == document.workspace_id)) if document.workspace_id else None
-    if workspace is None:
-        raise Conflict("This document is not part of a case.")
-    if document.status != Status.ACTION_REQUIRED:
-        raise Conflict(f"This document is {document.status}, not waiting for a decision.")
-    if action == REFUSE:
-        note = Note("not_on_case_refused",
-                    "This document belongs to someone who is not on this case. Please upload your own.",
-                    "Dieses Dokument gehört jemandem, der nicht zu diesem Fall gehört. Bitte laden Sie Ihr eigenes hoch.")
-        moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, Status.REJECTED,
-                                  action="not_on_case_refused", actor_id=user.id, note=note.en,
-                                  rejection_code=RejectionCode.REJECTED_BY_REVIEWER.value,
-                                  verification_notes=[note.as_dict()])
-        return _committed(session, document, moved)
-    content = current_content(session, ports, document)
-    stored = rows(session, workspace)
-    if action == ADD:
-        named = named_on(document.document_type, confidently_read(content))
-        if not named:
-            raise InvalidInput("This document names no one we could read; assign it to an applicant instead.")
-        if any(a.role == CO_APPLICANT for a in stored):
-            raise Conflict("This case has a co-applicant already.")
-        added = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
-                          name=_name(named))
-        session.add(added)
-        session.flush()
-        chosen = (added.id,)
-    elif action == ASSIGN:
-        ids = [a.id for a in stored]
-        chosen = tuple(ids) if applicant == "both" and len(ids) > 1 else tuple(
-            i for i in ids if str(i) == str(applicant))
-        if not chosen:
-            raise InvalidInput("Choose an applicant of this case.")
-    else:
-        raise InvalidInput("Choose to assign the document, add its person as co-applicant, or reject it.")
-    owner = session.get(User, document.owner_id)
-    verdict = verify_type(document.document_type or "unknown", content,
-                          Owner(owner.name if owner else None, people(session, workspace), assigned=chosen),
-                          ports.clock.now().date())
-    moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, verdict.status, action="whose_settled",
-                              actor_id=user.id, note=f"{action}: applicant {', '.join(map(str, chosen))}",
-                              verification_notes=verdict.notes_as_dicts(),
-                              rejection_code=verdict.rejection_code.value if verdict.rejection_code else None,
-                              **verdict.whose_fields())
-    return _committed(session, document, moved)
-
-
-def _committed(session: Session, document: Document, moved: bool) -> Document:
-    if not moved:
-        outbox.rollback(session)
-        raise Conflict("Someone else decided this document a moment ago.")
-    outbox.commit(session)
-    session.refresh(document)
-    return document
-
-
-def _client_row(session: Session, workspace: Workspace) -> None:
+def client_row(session: Session, workspace: Workspace) -> None:
     """Store the case's client as its applicant when the case has none yet (named as the user is)."""
     if session.scalar(select(Applicant.id).where(Applicant.workspace_id == workspace.id,
                                                  Applicant.role == CLIENT)) is not None:
@@ -189,7 +113,7 @@ def _person(row: Applicant) -> Person:
     return Person(row.id, row.name, row.citizenship, row.role)
 
 
-def _name(raw) -> str:
+def checked_name(raw) -> str:
     name = " ".join(str(raw or "").split())
     if not name or len(name) > MAX_NAME:
         raise InvalidInput("Enter the applicant's full name (up to 200 characters).")

@@ -87,9 +87,12 @@ def _checklist_context(case: Workspace | None) -> dict:
     """The case's checklist items, each with its documents, and the visible documents on no item."""
     rows = views.case_documents(db.session, current_user.viewer, case, CASE_LIMIT)
     by_id = {d.id: d for d in rows}
-    states = checklist.for_documents(db.session, current_ports().storage, rows)
+    states = checklist.for_documents(db.session, current_ports().storage, rows, case.id if case else None)
     placed = {d.id for s in states for d in s.documents}
     items = [(s, [by_id[d.id] for d in s.documents]) for s in states]
     needed = [s for s in states if s.state != "not_needed"]
     return {"items": items, "others": [d for d in rows if d.id not in placed],
-            "done": sum(s.state == "done" for s in needed), "total": len(needed), "viewer": current_user}
+            "done": sum(s.state == "done" for s in needed), "total": len(needed), "viewer": current_user,
+            "two_applicants": any(s.person and s.person.role == CO_APPLICANT for s in states),
+            "ask_citizenship": asks_citizenship(states), "has_co_applicant": any(
+                s.person and s.person.role == CO_APPLICANT for s in states)}

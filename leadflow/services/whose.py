@@ -1,0 +1,82 @@
+"""Whose a document is, when verification found it names someone who is not on its case: the advisor
+assigns it to an applicant, adds the person it names as co-applicant, or refuses it."""
+from sqlalchemy.orm import Session
+
+from leadflow import outbox, scoping
+from leadflow.domain.applicants import CO_APPLICANT, named_on
+from leadflow.domain.audience import may_settle_whose
+from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.verification import Applicant as Owner, Note, verify_type
+from leadflow.domain.verification.spec import confidently_read
+from leadflow.errors import Conflict, Forbidden, InvalidInput
+from leadflow.models import Applicant, Document, User, Workspace
+from leadflow.ports import Ports
+from leadflow.services import applicants, documents, transitions
+from leadflow.services.case_file import current_content
+
+ASSIGN, ADD, REFUSE = "assign", "add", "reject"
+
+
+def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *, action: str,
+                 applicant=None) -> Document:
+    """The advisor settles a document that names someone not on its case: `assign` it to an
+    applicant (`applicant`: an id, or "both"), `add` the person it names as co-applicant (it is then
+    theirs), or `reject` it. Assigned, the type's rules judge it again with whose it is settled."""
+    if not may_settle_whose(user.role):
+        raise Forbidden("Only the brokerage's advisors decide whose a document is.")
+    document = documents.get_visible(session, user, document_id)
+    workspace = session.scalar(scoping.in_brokerage(Workspace, document.brokerage_id)
+                               .where(Workspace.id == document.workspace_id)) if document.workspace_id else None
+    if workspace is None:
+        raise Conflict("This document is not part of a case.")
+    if document.status != Status.ACTION_REQUIRED:
+        raise Conflict(f"This document is {document.status}, not waiting for a decision.")
+    if action == REFUSE:
+        note = Note("not_on_case_refused",
+                    "This document belongs to someone who is not on this case. Please upload your own.",
+                    "Dieses Dokument gehört jemandem, der nicht zu diesem Fall gehört. Bitte laden Sie Ihr eigenes hoch.")
+        moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, Status.REJECTED,
+                                  action="not_on_case_refused", actor_id=user.id, note=note.en,
+                                  rejection_code=RejectionCode.REJECTED_BY_REVIEWER.value,
+                                  verification_notes=[note.as_dict()])
+        return _committed(session, document, moved)
+    content = current_content(session, ports, document)
+    stored = applicants.rows(session, workspace)
+    if action == ADD:
+        named = named_on(document.document_type, confidently_read(content))
+        if not named:
+            raise InvalidInput("This document names no one we could read; assign it to an applicant instead.")
+        if any(a.role == CO_APPLICANT for a in stored):
+            raise Conflict("This case has a co-applicant already.")
+        added = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
+                          name=applicants.checked_name(named))
+        session.add(added)
+        session.flush()
+        chosen = (added.id,)
+    elif action == ASSIGN:
+        ids = [a.id for a in stored]
+        chosen = tuple(ids) if applicant == "both" and len(ids) > 1 else tuple(
+            i for i in ids if str(i) == str(applicant))
+        if not chosen:
+            raise InvalidInput("Choose an applicant of this case.")
+    else:
+        raise InvalidInput("Choose to assign the document, add its person as co-applicant, or reject it.")
+    owner = session.get(User, document.owner_id)
+    verdict = verify_type(document.document_type or "unknown", content,
+                          Owner(owner.name if owner else None, applicants.people(session, workspace), assigned=chosen),
+                          ports.clock.now().date())
+    moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, verdict.status, action="whose_settled",
+                              actor_id=user.id, note=f"{action}: applicant {', '.join(map(str, chosen))}",
+                              verification_notes=verdict.notes_as_dicts(),
+                              rejection_code=verdict.rejection_code.value if verdict.rejection_code else None,
+                              **verdict.whose_fields())
+    return _committed(session, document, moved)
+
+
+def _committed(session: Session, document: Document, moved: bool) -> Document:
+    if not moved:
+        outbox.rollback(session)
+        raise Conflict("Someone else decided this document a moment ago.")
+    outbox.commit(session)
+    session.refresh(document)
+    return document
