@@ -6,6 +6,7 @@ accents, middle names, titles); a joint account's statement names both. A name t
 applicant is a person who is not on this case: a person decides, never a silent VERIFIED.
 """
 from dataclasses import dataclass
+from datetime import date
 
 from leadflow.domain.verification.names import names_match, people_named, same_person
 
@@ -35,6 +36,7 @@ class Person:
     name: str
     citizenship: str | None = None
     role: str = CLIENT
+    date_of_birth: date | None = None
 
 
 @dataclass(frozen=True)

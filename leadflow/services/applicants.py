@@ -1,4 +1,5 @@
-"""A case's applicants: who they are, a co-applicant added, a citizenship told.
+"""A case's applicants: who they are, a co-applicant added, a citizenship told. Error messages are
+message ids (N_): the page translates them.
 
 The callers have checked the viewer may work on the case (views.workspace_for, views.client_cases);
 every query here is scoped to the case's brokerage as well.
@@ -13,10 +14,12 @@ from leadflow import scoping
 from leadflow.countries import is_country
 from leadflow.domain.applicants import CLIENT, CO_APPLICANT, Person
 from leadflow.domain.audience import Role, may_name_applicants
+from leadflow.domain.document_types import N_
 from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.models import Applicant, User, Workspace, WorkspaceMember
 
 MAX_NAME = 200
+BIRTH_DATE = N_("Enter the date of birth as a date, e.g. 1990-04-15.")
 # A birth date outside these is a typing slip.
 OLDEST_BIRTH = date(1900, 1, 1)
 
@@ -61,33 +64,34 @@ def add_co_applicant(session: Session, user: User, workspace: Workspace, *, name
                      citizenship=None) -> Applicant:
     """Add the case's co-applicant; a second one is a Conflict, a bad field an InvalidInput (nothing written)."""
     if not may_name_applicants(user.role):
-        raise Forbidden("Only the advisor or the client can say who applies.")
+        raise Forbidden(N_("Only the advisor or the client can say who applies."))
     person = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
                        name=checked_name(name), date_of_birth=_birth(date_of_birth), citizenship=_citizenship(citizenship))
     client_row(session, workspace)
     if session.scalar(select(Applicant.id).where(Applicant.workspace_id == workspace.id,
                                                  Applicant.role == CO_APPLICANT)) is not None:
         session.rollback()
-        raise Conflict("This case has a co-applicant already.")
+        raise Conflict(N_("This case has a co-applicant already."))
     session.add(person)
     try:
         session.commit()
     except IntegrityError as exc:  # two added one at once
         session.rollback()
-        raise Conflict("This case has a co-applicant already.") from exc
+        raise Conflict(N_("This case has a co-applicant already.")) from exc
     return person
 
 
-def set_details(session: Session, user: User, workspace: Workspace, applicant_id, *, citizenship,
+def set_details(session: Session, user: User, workspace: Workspace, role, *, citizenship,
                 date_of_birth=None, keep_birth: bool = False) -> Applicant:
-    """An applicant's citizenship (empty: unknown) and date of birth."""
+    """The citizenship (empty: unknown) and date of birth of the case's client or co-applicant (`role`);
+    `keep_birth`: the form asked only for the citizenship."""
     if not may_name_applicants(user.role):
-        raise Forbidden("Only the advisor or the client can say who applies.")
+        raise Forbidden(N_("Only the advisor or the client can say who applies."))
     code, born = _citizenship(citizenship), None if keep_birth else _birth(date_of_birth)
-    person = next((a for a in rows(session, workspace) if str(a.id) == str(applicant_id)), None)
+    person = next((a for a in rows(session, workspace) if a.role == role), None)
     if person is None:
         session.rollback()
-        raise InvalidInput("No such applicant on this case.")
+        raise InvalidInput(N_("No such applicant on this case."))
     person.citizenship = code
     if not keep_birth:
         person.date_of_birth = born
@@ -110,13 +114,13 @@ def client_row(session: Session, workspace: Workspace) -> None:
 
 
 def _person(row: Applicant) -> Person:
-    return Person(row.id, row.name, row.citizenship, row.role)
+    return Person(row.id, row.name, row.citizenship, row.role, row.date_of_birth)
 
 
 def checked_name(raw) -> str:
     name = " ".join(str(raw or "").split())
     if not name or len(name) > MAX_NAME:
-        raise InvalidInput("Enter the applicant's full name (up to 200 characters).")
+        raise InvalidInput(N_("Enter the applicant's full name (up to 200 characters)."))
     return name
 
 
@@ -127,9 +131,9 @@ def _birth(raw) -> date | None:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise InvalidInput("Enter the date of birth as a date, e.g. 1990-04-15.") from None
+        raise InvalidInput(BIRTH_DATE) from None
     if not OLDEST_BIRTH <= day <= date.today():
-        raise InvalidInput("Enter the date of birth as a date, e.g. 1990-04-15.")
+        raise InvalidInput(BIRTH_DATE)
     return day
 
 
@@ -138,5 +142,5 @@ def _citizenship(raw) -> str | None:
     if not code or code == "UNKNOWN":
         return None
     if not is_country(code):
-        raise InvalidInput("Choose a citizenship from the list.")
+        raise InvalidInput(N_("Choose a citizenship from the list."))
     return code

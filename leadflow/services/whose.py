@@ -1,10 +1,12 @@
 """Whose a document is, when verification found it names someone who is not on its case: the advisor
-assigns it to an applicant, adds the person it names as co-applicant, or refuses it."""
+assigns it to an applicant, adds the person it names as co-applicant, or refuses it. Error messages
+are message ids (N_): the page translates them."""
 from sqlalchemy.orm import Session
 
 from leadflow import outbox, scoping
 from leadflow.domain.applicants import CO_APPLICANT, named_on
 from leadflow.domain.audience import may_settle_whose
+from leadflow.domain.document_types import N_
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import Applicant as Owner, Note, verify_type
 from leadflow.domain.verification.spec import confidently_read
@@ -23,14 +25,14 @@ def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *
     applicant (`applicant`: an id, or "both"), `add` the person it names as co-applicant (it is then
     theirs), or `reject` it. Assigned, the type's rules judge it again with whose it is settled."""
     if not may_settle_whose(user.role):
-        raise Forbidden("Only the brokerage's advisors decide whose a document is.")
+        raise Forbidden(N_("Only the brokerage's advisors decide whose a document is."))
     document = documents.get_visible(session, user, document_id)
     workspace = session.scalar(scoping.in_brokerage(Workspace, document.brokerage_id)
                                .where(Workspace.id == document.workspace_id)) if document.workspace_id else None
     if workspace is None:
-        raise Conflict("This document is not part of a case.")
+        raise Conflict(N_("This document is not part of a case."))
     if document.status != Status.ACTION_REQUIRED:
-        raise Conflict(f"This document is {document.status}, not waiting for a decision.")
+        raise Conflict(N_("This document is not waiting for a decision."))
     if action == REFUSE:
         note = Note("not_on_case_refused",
                     "This document belongs to someone who is not on this case. Please upload your own.",
@@ -45,22 +47,21 @@ def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *
     if action == ADD:
         named = named_on(document.document_type, confidently_read(content))
         if not named:
-            raise InvalidInput("This document names no one we could read; assign it to an applicant instead.")
+            raise InvalidInput(N_("This document names no one we could read; assign it to an applicant instead."))
         if any(a.role == CO_APPLICANT for a in stored):
-            raise Conflict("This case has a co-applicant already.")
+            raise Conflict(N_("This case has a co-applicant already."))
         added = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
                           name=applicants.checked_name(named))
         session.add(added)
         session.flush()
         chosen = (added.id,)
     elif action == ASSIGN:
-        ids = [a.id for a in stored]
-        chosen = tuple(ids) if applicant == "both" and len(ids) > 1 else tuple(
-            i for i in ids if str(i) == str(applicant))
-        if not chosen:
-            raise InvalidInput("Choose an applicant of this case.")
+        # `applicant`: "client", "co_applicant" or "both" (a joint account's statement).
+        chosen = tuple(a.id for a in stored if applicant in (a.role, "both"))
+        if not chosen or (applicant == "both" and len(chosen) < 2):
+            raise InvalidInput(N_("Choose an applicant of this case."))
     else:
-        raise InvalidInput("Choose to assign the document, add its person as co-applicant, or reject it.")
+        raise InvalidInput(N_("Choose to assign the document, add its person as co-applicant, or reject it."))
     owner = session.get(User, document.owner_id)
     verdict = verify_type(document.document_type or "unknown", content,
                           Owner(owner.name if owner else None, applicants.people(session, workspace), assigned=chosen),
@@ -76,7 +77,7 @@ def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *
 def _committed(session: Session, document: Document, moved: bool) -> Document:
     if not moved:
         outbox.rollback(session)
-        raise Conflict("Someone else decided this document a moment ago.")
+        raise Conflict(N_("Someone else decided this document a moment ago."))
     outbox.commit(session)
     session.refresh(document)
     return document
