@@ -11,7 +11,7 @@ from leadflow import cli_seed, sweeps
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.extensions import db
-from leadflow.models import Brokerage, User, Workspace, WorkspaceMember
+from leadflow.models import Applicant, Brokerage, User, Workspace, WorkspaceMember
 from leadflow.ports import current_ports
 from leadflow.services import pipeline
 
@@ -62,6 +62,8 @@ def demo(password):
                 db.session.add(workspace)
                 db.session.flush()
                 db.session.add(WorkspaceMember(workspace_id=workspace.id, user_id=client.id))
+                db.session.add(Applicant(brokerage_id=brokerage.id, workspace_id=workspace.id, role="client",
+                                         user_id=client.id, name=client.name))
             logins.append((email, f"client, {name}"))
     db.session.commit()
     click.echo("Demo logins (every one has the same password):")

@@ -149,7 +149,7 @@ class Document(db.Model):
     # None: it names no one we could read, and counts as the client's. `joint`: it names both
     # applicants (a joint account's statement) and belongs to both.
     applicant_id = db.Column(db.Integer, db.ForeignKey("applicants.id", ondelete="SET NULL"))
-    joint = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    joint = db.Column(db.Boolean, nullable=False, server_default=db.false())
 
     __table_args__ = (
         CheckConstraint(

@@ -49,8 +49,8 @@ def test_a_client_past_the_daily_allowance_waits_until_tomorrow_and_the_admin_se
     page = world.admin_a.api.get("/credits")
     assert page.status_code == 200
     listed = page.text.split('data-testid="at-allowance"', 1)[1].split("</table>", 1)[0]
-    assert "Client A" in listed and neighbour.name not in listed
-    assert "Client A" not in world.admin_b.api.get("/credits").text.split('data-testid="at-allowance"', 1)[1]
+    assert "Rahul Mustermann" in listed and neighbour.name not in listed
+    assert "Rahul Mustermann" not in world.admin_b.api.get("/credits").text.split('data-testid="at-allowance"', 1)[1]
 
     # The next day the pending sweep offers it again, and it is read.
     from leadflow import clock, sweeps
