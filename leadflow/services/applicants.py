@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from leadflow import scoping
+from leadflow import clock, scoping
 from leadflow.countries import is_country
 from leadflow.domain.applicants import CLIENT, CO_APPLICANT, Person
 from leadflow.domain.audience import Role, may_name_applicants
@@ -132,7 +132,7 @@ def _birth(raw) -> date | None:
         day = date.fromisoformat(text)
     except ValueError:
         raise InvalidInput(BIRTH_DATE) from None
-    if not OLDEST_BIRTH <= day <= date.today():
+    if not OLDEST_BIRTH <= day <= clock.now().date():
         raise InvalidInput(BIRTH_DATE)
     return day
 
