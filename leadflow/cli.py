@@ -21,13 +21,15 @@ DEMO_BROKERAGES = {
     "Rhein Hypotheken GmbH": {
         "advisor": ("advisor@rhein.example", "Anna Advisor"),
         "brokerage_admin": ("admin@rhein.example", "Bernd Admin"),
-        "clients": [("priya@client.example", "Priya Sharma", "Sharma purchase, Köln"),
-                    ("lucas@client.example", "Lucas Martin", "Martin refinancing")],
+        # The clients are the personas of the sample documents (../shared/samples, A1-01 to A1-03):
+        # a case's documents must name its applicants, so each uploads their own.
+        "clients": [("rahul@client.example", "Rahul Mustermann", "Mustermann purchase, Köln"),
+                    ("james@client.example", "James Beispiel", "Beispiel refinancing")],
     },
     "Isar Baufinanz AG": {
         "advisor": ("advisor@isar.example", "Ida Advisor"),
         "brokerage_admin": ("admin@isar.example", "Ivo Admin"),
-        "clients": [("chen@client.example", "Chen Wei", "Wei apartment, München")],
+        "clients": [("amira@client.example", "Amira Vorlage", "Vorlage apartment, München")],
     },
 }
 DEMO_CREDITS = 500
