@@ -65,3 +65,11 @@ def test_the_advisor_assigns_a_document_and_the_rules_judge_it_again(world):
     assert document.status == Status.VERIFIED.value and document.applicant_id == client.id is not None
     with pytest.raises(Conflict):
         whose.settle_whose(world.session, world.ports, world.advisor, document_id, action="reject")
+
+
+def test_erasing_the_client_takes_their_applicant_row_and_the_case_takes_its_co_applicant(world):
+    from leadflow.services import erasure
+    applicants.add_co_applicant(world.session, world.advisor, world.case, name="Priya Sharma")
+    assert stored(world) == 2
+    erasure.erase_client(world.session, world.ports, world.broker_admin, world.client.id)
+    assert stored(world) == 0, "the case was the client's alone: it goes with its co-applicant"
