@@ -7,7 +7,7 @@ residence permit unless they are an EU, EEA or Swiss citizen); the rest are the 
 """
 from dataclasses import dataclass, field
 
-from leadflow.domain.applicants import CLIENT, FREE_MOVEMENT, Person, needs_residence_permit  # noqa: F401
+from leadflow.domain.applicants import CLIENT, Person, needs_residence_permit
 
 # The items each applicant has of their own; the others are the case's.
 PERSONAL = ("identity", "residence_permit", "payslips", "bank_statements")
