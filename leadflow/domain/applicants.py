@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from leadflow.domain.verification.names import names_match, people_named, same_person
+from leadflow.domain.verification.notes import Note
 
 CLIENT, CO_APPLICANT = "client", "co_applicant"
 ROLES = (CLIENT, CO_APPLICANT)
@@ -27,6 +28,11 @@ FREE_MOVEMENT = frozenset({
 NAMED_BY = {"payslip": "employee", "bank_statement": "holder", "employment_contract": "employee",
             "wage_tax_certificate": "employee", "tax_assessment": "taxpayer"}
 IDENTITY_TYPES = ("id_document", "residence_permit")
+
+# What the client reads when the advisor refuses a document that is not theirs.
+REFUSED = Note("not_on_case_refused",
+               "This document belongs to someone who is not on this case. Please upload your own.",
+               "Dieses Dokument gehört jemandem, der nicht zu diesem Fall gehört. Bitte laden Sie Ihr eigenes hoch.")
 
 
 @dataclass(frozen=True)

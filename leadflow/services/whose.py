@@ -4,11 +4,11 @@ are message ids (N_): the page translates them."""
 from sqlalchemy.orm import Session
 
 from leadflow import outbox, scoping
-from leadflow.domain.applicants import CO_APPLICANT, named_on
+from leadflow.domain.applicants import CO_APPLICANT, REFUSED, whose
 from leadflow.domain.audience import may_settle_whose
 from leadflow.domain.document_types import N_
 from leadflow.domain.lifecycle import RejectionCode, Status
-from leadflow.domain.verification import Applicant as Owner, Note, verify_type
+from leadflow.domain.verification import Applicant as Owner, verify_type
 from leadflow.domain.verification.spec import confidently_read
 from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.models import Applicant, Document, User, Workspace
@@ -22,8 +22,9 @@ ASSIGN, ADD, REFUSE = "assign", "add", "reject"
 def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *, action: str,
                  applicant=None) -> Document:
     """The advisor settles a document that names someone not on its case: `assign` it to an
-    applicant (`applicant`: an id, or "both"), `add` the person it names as co-applicant (it is then
-    theirs), or `reject` it. Assigned, the type's rules judge it again with whose it is settled."""
+    applicant (`applicant`: "client", "co_applicant" or "both"), `add` the person it names as
+    co-applicant (it is then theirs, and the client's too when it names both), or `reject` it.
+    Assigned, the type's rules judge it again with whose it is settled."""
     if not may_settle_whose(user.role):
         raise Forbidden(N_("Only the brokerage's advisors decide whose a document is."))
     document = documents.get_visible(session, user, document_id)
@@ -34,9 +35,7 @@ def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *
     if document.status != Status.ACTION_REQUIRED:
         raise Conflict(N_("This document is not waiting for a decision."))
     if action == REFUSE:
-        note = Note("not_on_case_refused",
-                    "This document belongs to someone who is not on this case. Please upload your own.",
-                    "Dieses Dokument gehört jemandem, der nicht zu diesem Fall gehört. Bitte laden Sie Ihr eigenes hoch.")
+        note = REFUSED
         moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, Status.REJECTED,
                                   action="not_on_case_refused", actor_id=user.id, note=note.en,
                                   rejection_code=RejectionCode.REJECTED_BY_REVIEWER.value,
@@ -45,16 +44,17 @@ def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *
     content = current_content(session, ports, document)
     stored = applicants.rows(session, workspace)
     if action == ADD:
-        named = named_on(document.document_type, confidently_read(content))
-        if not named:
+        # The name that matched no applicant (of a joint account's two, the other one) is the person.
+        found = whose(document.document_type, confidently_read(content), applicants.people(session, workspace))
+        if not found.strangers:
             raise InvalidInput(N_("This document names no one we could read; assign it to an applicant instead."))
         if any(a.role == CO_APPLICANT for a in stored):
             raise Conflict(N_("This case has a co-applicant already."))
         added = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
-                          name=applicants.checked_name(named))
+                          name=applicants.checked_name(found.strangers[0]))
         session.add(added)
         session.flush()
-        chosen = (added.id,)
+        chosen = tuple(i for i in found.applicants if i) + (added.id,)
     elif action == ASSIGN:
         # `applicant`: "client", "co_applicant" or "both" (a joint account's statement).
         chosen = tuple(a.id for a in stored if applicant in (a.role, "both"))
@@ -66,11 +66,17 @@ def settle_whose(session: Session, ports: Ports, user: User, document_id: str, *
     verdict = verify_type(document.document_type or "unknown", content,
                           Owner(owner.name if owner else None, applicants.people(session, workspace), assigned=chosen),
                           ports.clock.now().date())
-    moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, verdict.status, action="whose_settled",
-                              actor_id=user.id, note=f"{action}: applicant {', '.join(map(str, chosen))}",
-                              verification_notes=verdict.notes_as_dicts(),
-                              rejection_code=verdict.rejection_code.value if verdict.rejection_code else None,
-                              **verdict.whose_fields())
+    fields = {"verification_notes": verdict.notes_as_dicts(),
+              "rejection_code": verdict.rejection_code.value if verdict.rejection_code else None,
+              **verdict.whose_fields()}
+    note = f"{action}: applicant {', '.join(map(str, chosen))}"
+    if verdict.status == Status.ACTION_REQUIRED:
+        # Whose it is is settled; another reason (a field left unread) still waits for a person.
+        moved = transitions.renote(session, document.id, Status.ACTION_REQUIRED, action="whose_settled",
+                                   actor_id=user.id, note=note, **fields)
+    else:
+        moved = transitions.apply(session, document.id, Status.ACTION_REQUIRED, verdict.status,
+                                  action="whose_settled", actor_id=user.id, note=note, **fields)
     return _committed(session, document, moved)
 
 

@@ -179,3 +179,10 @@ def test_a_co_applicant_with_a_bad_name_or_a_second_one_is_refused_and_nothing_i
     # The client adds theirs on the portal, for their own case only.
     assert post(signed_in(app, world.client_b), "/portal/applicants", {"case": world.workspace_a, "name": "Eve"},
                 htmx=False).status_code == 404
+    client_b = signed_in(app, world.client_b)
+    assert post(client_b, "/portal/applicants", {"case": world.workspace_b, "name": ""}, htmx=False).status_code == 400
+    assert post(client_b, "/portal/applicants", {"case": world.workspace_b, "name": "Eve Lee", "citizenship": "FR"},
+                htmx=False).status_code == 303
+    portal = client_b.get("/portal").get_data(as_text=True)
+    assert "Eve Lee" in portal and 'data-testid="add-co-applicant"' not in portal
+    assert 'data-item="payslips.co_applicant"' in portal

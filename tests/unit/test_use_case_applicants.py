@@ -73,3 +73,16 @@ def test_erasing_the_client_takes_their_applicant_row_and_the_case_takes_its_co_
     assert stored(world) == 2
     erasure.erase_client(world.session, world.ports, world.broker_admin, world.client.id)
     assert stored(world) == 0, "the case was the client's alone: it goes with its co-applicant"
+
+
+def test_adding_the_other_holder_of_a_joint_statement_makes_it_both_applicants(world):
+    statement = {"holder": "Rahul Mustermann und Priya Sharma", "period_start": "2026-10-01",
+                 "period_end": "2026-10-31", "iban": "DE89370400440532013000", "closing_balance": "1200.00"}
+    document_id = world.extracted(fields=statement, document_type="bank_statement", status=Status.ACTION_REQUIRED)
+    world.get(document_id).verification_notes = NOT_ON_CASE
+    world.session.commit()
+    document = whose.settle_whose(world.session, world.ports, world.advisor, document_id, action="add")
+    client, partner = applicants.people(world.session, world.case)
+    assert partner.name == "Priya Sharma", "the holder who matched no applicant, not the whole line"
+    assert document.status == Status.VERIFIED.value, document.verification_notes
+    assert (document.applicant_id, document.joint) == (client.id, True)
