@@ -41,7 +41,7 @@ CODE = ("app.py", "gunicorn.conf.py", "leadflow", "tasks", "migrations", "templa
 SETTLED = ("VERIFIED", "REJECTED", "ACTION_REQUIRED")
 QUEUES = ("document-processing", "callbacks")  # leadflow.jobs.DOCUMENT_QUEUE, CALLBACK_QUEUE
 # The demo's clients (leadflow.cli.DEMO_BROKERAGES): two brokerages, one case each.
-CLIENTS = ("priya@client.example", "lucas@client.example", "chen@client.example")
+CLIENTS = ("rahul@client.example", "james@client.example", "amira@client.example")
 BROKERAGES = ("Rhein Hypotheken GmbH", "Isar Baufinanz AG")
 # Text-layer PDFs this small read in tens of milliseconds: the runs exercise the pipeline, not OCR.
 SMALL_PDF_BYTES = 64 * 1024

@@ -11,7 +11,7 @@ from leadflow import cli_seed, sweeps
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.extensions import db
-from leadflow.models import Brokerage, User, Workspace, WorkspaceMember
+from leadflow.models import Applicant, Brokerage, User, Workspace, WorkspaceMember
 from leadflow.ports import current_ports
 from leadflow.services import pipeline
 
@@ -21,13 +21,15 @@ DEMO_BROKERAGES = {
     "Rhein Hypotheken GmbH": {
         "advisor": ("advisor@rhein.example", "Anna Advisor"),
         "brokerage_admin": ("admin@rhein.example", "Bernd Admin"),
-        "clients": [("priya@client.example", "Priya Sharma", "Sharma purchase, Köln"),
-                    ("lucas@client.example", "Lucas Martin", "Martin refinancing")],
+        # The clients are the personas of the sample documents (../shared/samples, A1-01 to A1-03):
+        # a case's documents must name its applicants, so each uploads their own.
+        "clients": [("rahul@client.example", "Rahul Mustermann", "Mustermann purchase, Köln"),
+                    ("james@client.example", "James Beispiel", "Beispiel refinancing")],
     },
     "Isar Baufinanz AG": {
         "advisor": ("advisor@isar.example", "Ida Advisor"),
         "brokerage_admin": ("admin@isar.example", "Ivo Admin"),
-        "clients": [("chen@client.example", "Chen Wei", "Wei apartment, München")],
+        "clients": [("amira@client.example", "Amira Vorlage", "Vorlage apartment, München")],
     },
 }
 DEMO_CREDITS = 500
@@ -62,6 +64,8 @@ def demo(password):
                 db.session.add(workspace)
                 db.session.flush()
                 db.session.add(WorkspaceMember(workspace_id=workspace.id, user_id=client.id))
+                db.session.add(Applicant(brokerage_id=brokerage.id, workspace_id=workspace.id, role="client",
+                                         user_id=client.id, name=client.name))
             logins.append((email, f"client, {name}"))
     db.session.commit()
     click.echo("Demo logins (every one has the same password):")

@@ -89,6 +89,27 @@ class Workspace(db.Model):
     planned_payout_date = db.Column(db.Date)
 
 
+class Applicant(db.Model):
+    """A person who applies for the case's mortgage: its client, and optionally one co-applicant."""
+    __tablename__ = "applicants"
+    id = db.Column(db.Integer, primary_key=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"), nullable=False)
+    role = db.Column(db.String(12), nullable=False)   # client | co_applicant
+    user_id = db.Column(db.Integer, db.ForeignKey("users.id"))   # the client's user; none for a co-applicant
+    name = db.Column(db.String(200), nullable=False)
+    date_of_birth = db.Column(db.Date)
+    # ISO 3166 code (alpha-2 from a form, alpha-3 as an MRZ writes it); None while unknown.
+    citizenship = db.Column(db.String(3))
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("role in ('client', 'co_applicant')", name="role"),
+        # One client and at most one co-applicant per case.
+        UniqueConstraint("workspace_id", "role", name="uq_applicants_workspace_role"),
+    )
+
+
 class WorkspaceMember(db.Model):
     __tablename__ = "workspace_members"
     workspace_id = db.Column(db.Integer, db.ForeignKey("workspaces.id"), primary_key=True)
@@ -124,6 +145,11 @@ class Document(db.Model):
     updated_at = db.Column(db.DateTime, nullable=False, default=utcnow)
     status_changed_at = db.Column(db.DateTime, nullable=False, default=utcnow)
     verified_at = db.Column(db.DateTime)
+    # Whose document it is: the applicant it names (verification matched it, or the advisor chose).
+    # None: it names no one we could read, and counts as the client's. `joint`: it names both
+    # applicants (a joint account's statement) and belongs to both.
+    applicant_id = db.Column(db.Integer, db.ForeignKey("applicants.id", ondelete="SET NULL"))
+    joint = db.Column(db.Boolean, nullable=False, server_default=db.false())
 
     __table_args__ = (
         CheckConstraint(

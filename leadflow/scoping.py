@@ -91,6 +91,7 @@ def _job_with_document_statement(*, many: bool = False):
                    document.c.status.label("document_status"), document.c.page_count.label("document_page_count"),
                    document.c.kind.label("document_kind"),
                    document.c.verification_notes.label("document_verification_notes"),
+                   document.c.workspace_id.label("document_workspace_id"),
                    owner.c.name.label("owner_name"))
             .select_from(job.outerjoin(document, and_(document.c.id == job.c.document_id,
                                                       document.c.brokerage_id == job.c.brokerage_id))

@@ -112,6 +112,16 @@ def may_plan_payout(role) -> bool:
     return role in STAFF_ROLES
 
 
+def may_name_applicants(role) -> bool:
+    """Who applies for a case (a co-applicant, a citizenship) is the advisor's and the client's to say."""
+    return role in STAFF_ROLES or role == Role.CLIENT
+
+
+def may_settle_whose(role) -> bool:
+    """Whose a document naming someone not on the case is (or that it is refused) the advisor decides."""
+    return role in STAFF_ROLES
+
+
 def may_retry(role) -> bool:
     """True for the roles that may send a document that failed for system reasons through again."""
     return role in RETRY_ROLES

@@ -1,5 +1,7 @@
 """Checks across a case's documents, as a German lender makes them: one person, one employer, an
 income that adds up, no red flags on the statements, papers valid long enough and recent enough.
+Identity, employer, income and recency are judged per applicant, over the applicant's own documents
+(a joint account's statement is both applicants'); each such check names its applicant.
 
 Pure: given the facts read from the case's verified documents (only confidently read fields, or
 fields a person set), each check says ok, warning or problem, names the documents it compared and
@@ -9,16 +11,17 @@ parameters; a page renders them with its gettext, a PDF or an email with the cli
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Callable
 
+from leadflow.domain.applicants import Person
 from leadflow.domain.document_types import N_
 from leadflow.domain.verification import bank_statement as statement_rules
 from leadflow.domain.verification import payslip as payslip_rules
 from leadflow.domain.verification.common import amount, iso_date, year_month
-from leadflow.domain.verification.names import TITLES, tokens
+from leadflow.domain.verification.names import name_words, same_person  # noqa: F401 (same_person: the checks' name rule)
 
 OK, WARNING, PROBLEM, NOT_CHECKED = "ok", "warning", "problem", "not_checked"
 OUTCOMES = (PROBLEM, WARNING, OK, NOT_CHECKED)  # worst first
@@ -61,6 +64,7 @@ class DocumentFacts:
     title: str
     type: str
     fields: dict = field(default_factory=dict)
+    applicants: tuple[int | None, ...] = ()   # whose it is (two: joint); empty: the client's
 
     def value(self, name: str):
         return self.fields.get(name)
@@ -75,9 +79,23 @@ class CaseFacts:
     documents: tuple[DocumentFacts, ...]
     today: date
     planned_payout: date | None = None  # set by the advisor; else today + DEFAULT_PAYOUT_DAYS
+    people: tuple[Person, ...] = ()     # the case's applicants, the client first
 
     def of(self, *types: str) -> list[DocumentFacts]:
         return [d for d in self.documents if d.type in types]
+
+    def of_person(self, person: Person) -> "CaseFacts":
+        """The facts of one applicant's documents (a document none is recorded for is the client's)."""
+        if len(self.people) <= 1:
+            return CaseFacts(self.documents, self.today, self.planned_payout, (person,))
+        client = self.people[0].id
+        return CaseFacts(tuple(d for d in self.documents if person.id in (d.applicants or (client,))),
+                         self.today, self.planned_payout, (person,))
+
+    @property
+    def person(self) -> Person | None:
+        """The one applicant these facts are of, when they are of one."""
+        return self.people[0] if len(self.people) == 1 else None
 
     @property
     def payout(self) -> date:
@@ -97,6 +115,8 @@ class CheckResult:
     documents: tuple[str, ...] = ()
     client: tuple[str, ...] = ()
     findings: tuple[tuple[str, str], ...] = ()  # (a label's message id, what was found): the {lines}
+    applicant: str | None = None   # whose documents it judged (a per-applicant check); None: the case's
+    applicant_id: int | None = None
 
     def words(self, gettext: Callable[[str], str] = lambda s: s) -> tuple[str, str]:
         """(title, reason) in the language of `gettext`."""
@@ -107,8 +127,17 @@ class CheckResult:
 
 
 def run_checks(facts: CaseFacts) -> list[CheckResult]:
-    """Every case check, in the order the case page lists them."""
-    return [check(facts) for check in CHECKS]
+    """Every case check, in the order the case page lists them: a per-applicant check once for each
+    applicant, over their own documents."""
+    results = []
+    for check in CHECKS:
+        if check in PER_APPLICANT and facts.people:
+            for person in facts.people:
+                result = check(facts.of_person(person))
+                results.append(replace(result, applicant=person.name or None, applicant_id=person.id))
+        else:
+            results.append(check(facts))
+    return results
 
 
 def worst(results: list[CheckResult]) -> str:
@@ -123,12 +152,25 @@ NAME_FIELDS = {
     "payslip": ("employee",), "bank_statement": ("holder",), "employment_contract": ("employee",),
     "wage_tax_certificate": ("employee",), "tax_assessment": ("taxpayer",),
 }
-JOINT = frozenset({"UND", "AND", "U", "OR", "ODER", "HERRN", "HERR", "FRAU", "MR", "MRS", "MS"})
 
 
 def identity(facts: CaseFacts) -> CheckResult:
     title = N_("Same person on every document")
     named = [(d, name) for d in facts.documents if (name := person_name(d))]
+    applicant = facts.person.name if facts.person and facts.person.name else None
+    if applicant:
+        # The case knows who applies: every document of the applicant must name them.
+        compared = tuple(d.id for d, _ in named)
+        if not named:
+            return CheckResult("identity", NOT_CHECKED, title, N_("No document names {applicant} yet."),
+                               {"applicant": applicant})
+        differ = [(d, n) for d, n in named if not same_person(applicant, n)]
+        if differ:
+            return CheckResult("identity", PROBLEM, title, N_("Names differ from the applicant {applicant}: {names}."),
+                               {"applicant": applicant, "names": "; ".join(f"{n} ({d.title})" for d, n in differ)},
+                               compared)
+        return CheckResult("identity", OK, title, N_("{count} documents name the applicant {applicant}."),
+                           {"count": len(named), "applicant": applicant}, compared)
     if len(named) < 2:
         return CheckResult("identity", NOT_CHECKED, title, N_("Fewer than two documents name the client yet."),
                            documents=tuple(d.id for d, _ in named))
@@ -154,37 +196,10 @@ def person_name(document: DocumentFacts) -> str | None:
     return None
 
 
-def same_person(a: str | None, b: str | None) -> bool:
-    """Whether two written names can be one person: order, accents, case, titles, a middle name
-    one of them leaves out, an initial for a given name, a joint account naming two people."""
-    left, right = _name_words(a), _name_words(b)
-    if not left or not right:
-        return False
-    short, long = (left, right) if len(left) <= len(right) else (right, left)
-    pool = list(long)
-    for word in short:
-        match = next((w for w in pool if w == word or (len(word) == 1 and w.startswith(word))
-                      or (len(w) == 1 and word.startswith(w))), None)
-        if match is None:
-            return False
-        pool.remove(match)
-    # An initial alone cannot make a match: some full word must agree.
-    return any(len(w) > 1 for w in short)
-
-
-def _name_words(name: str | None) -> list[str]:
-    return [_fold(w) for w in tokens(name) if w not in TITLES and w not in JOINT]
-
-
-def _fold(word: str) -> str:
-    # MUELLER, MULLER and Müller are one name (tokens() already wrote Ü as UE).
-    return word.replace("AE", "A").replace("OE", "O").replace("UE", "U")
-
-
 def _most_common(named):
-    counts = Counter(" ".join(sorted(_name_words(n))) for _, n in named)
+    counts = Counter(" ".join(sorted(name_words(n))) for _, n in named)
     key = counts.most_common(1)[0][0]
-    return next((d, n) for d, n in named if " ".join(sorted(_name_words(n))) == key)
+    return next((d, n) for d, n in named if " ".join(sorted(name_words(n))) == key)
 
 
 # --- employer ------------------------------------------------------------------------------------
@@ -195,37 +210,50 @@ LEGAL_FORMS = re.compile(r"\b(gmbh\s*&\s*co\.?\s*kg(?:aa)?|gmbh|mbh|ag|se|kg(?:a
 
 
 def employer(facts: CaseFacts) -> CheckResult:
+    """The employer on the contract (else the payslips' most common one) against every payslip and
+    certificate: one from another employer is a warning naming that employer and that document."""
     title = N_("Same employer on contract, payslips and wage tax certificate")
-    named = [(d, d.value("employer")) for d in facts.of("employment_contract", "payslip", "wage_tax_certificate")
+    named = [(d, d.value("employer").strip()) for d in facts.of("employment_contract", "payslip", "wage_tax_certificate")
              if isinstance(d.value("employer"), str) and d.value("employer").strip()]
     compared = tuple(d.id for d, _ in named)
     current = [(d, e) for d, e in named if d.type in ("employment_contract", "payslip")]
     if len(named) < 2 or not current:
         return CheckResult("employer", NOT_CHECKED, title,
                            N_("Fewer than two documents name an employer yet."), documents=compared)
-    reference_doc, reference = next(((d, e) for d, e in current if d.type == "employment_contract"), current[0])
-    differ = [(d, e) for d, e in current if not same_employer(reference, e)]
+    reference_doc, reference = next(((d, e) for d, e in current if d.type == "employment_contract"),
+                                    None) or _most_common_employer(current)
+    differ = [(d, e) for d, e in named if d is not reference_doc and not same_employer(reference, e)]
+    listed = "; ".join(f"{e} ({d.title})" for d, e in differ)
     starts = _new_job_start(reference_doc, facts.today)
-    if differ and starts and all(d.type == "payslip" for d, _ in differ):
+    if differ and starts:
         # A contract for a job not yet begun: today's payslips come from the employer before it.
         return CheckResult("employer", WARNING, title,
-                           N_("A new job at {reference} starts on {start}; the payslips are from {names}. "
+                           N_("A new job at {reference} starts on {start}; {names} are from the employer before. "
                               "The lender will ask about the probation period."),
-                           {"reference": reference, "start": starts.isoformat(),
-                            "names": "; ".join(sorted({e for _, e in differ}))}, compared)
+                           {"reference": reference, "start": starts.isoformat(), "names": listed}, compared)
     if differ:
-        return CheckResult("employer", PROBLEM, title, N_("Employers differ: {names} against {reference} on {document}."),
-                           {"names": "; ".join(f"{e} ({d.title})" for d, e in differ), "reference": reference,
-                            "document": reference_doc.title}, compared)
-    earlier = [(d, e) for d, e in named if d.type == "wage_tax_certificate" and not same_employer(reference, e)]
-    if earlier:
-        # Last year's certificate may name the employer before a job change: ask, do not refuse.
+        # A second job, a job change, last year's employer on the certificate: ask, do not refuse.
         return CheckResult("employer", WARNING, title,
-                           N_("The wage tax certificate names {names}, the current employer is {reference}: "
-                              "a job change? Ask for the current employer's start date."),
-                           {"names": "; ".join(e for _, e in earlier), "reference": reference}, compared)
+                           N_("Another employer than {reference} ({document}): {names}. "
+                              "Ask about a second job or a job change."),
+                           {"names": listed, "reference": reference, "document": reference_doc.title}, compared)
     return CheckResult("employer", OK, title, N_("{count} documents name the same employer: {reference}."),
                        {"count": len(named), "reference": reference}, compared)
+
+
+def _most_common_employer(named: list) -> tuple:
+    counts = Counter(_company_key(e) for _, e in named)
+    key = counts.most_common(1)[0][0]
+    return next((d, e) for d, e in named if _company_key(e) == key)
+
+
+def _of_employer(documents: list[DocumentFacts], employer_name) -> list[DocumentFacts]:
+    """The documents that may be from `employer_name`: the same employer, or none read on either.
+    "Fits" is only said of documents of one employer."""
+    if not isinstance(employer_name, str) or not employer_name.strip():
+        return documents
+    return [d for d in documents if not isinstance(d.value("employer"), str) or not d.value("employer").strip()
+            or same_employer(employer_name, d.value("employer"))]
 
 
 def same_employer(a: str | None, b: str | None) -> bool:
@@ -289,13 +317,20 @@ def contract_salary(facts: CaseFacts) -> CheckResult:
                            N_("Needs an employment contract with a salary and a payslip with gross pay."),
                            documents=tuple(d.id for d in ([contract] if contract else []) + slips))
     annual = amount(contract.value("annual_salary"))
-    gross = amount(slips[0].value("gross"))
     starts = _new_job_start(contract, facts.today)
     if starts:
         return CheckResult("income_contract", WARNING, title,
                            N_("The contract is for a new job starting on {start}: its salary of {annual} a year "
                               "cannot be compared with today's payslips."),
                            {"start": starts.isoformat(), "annual": _money(annual)}, (contract.id, slips[0].id))
+    others = slips
+    slips = _of_employer(slips, contract.value("employer"))
+    if not slips:
+        return CheckResult("income_contract", NOT_CHECKED, title,
+                           N_("No payslip from the contract's employer {employer}; not compared with {documents}."),
+                           {"employer": contract.value("employer"), "documents": "; ".join(s.title for s in others)},
+                           (contract.id, *(s.id for s in others)))
+    gross = amount(slips[0].value("gross"))
     gap = min(abs(gross - annual / n) / (annual / n) for n in SALARIES_A_YEAR)
     params = {"annual": _money(annual), "monthly": _money(annual / 12), "gross": _money(gross),
               "month": slips[0].value("period") or slips[0].title}
@@ -317,6 +352,15 @@ def certificate_gross(facts: CaseFacts) -> CheckResult:
         return CheckResult("income_certificate", NOT_CHECKED, title,
                            N_("Needs a wage tax certificate and payslips with gross pay."),
                            documents=tuple(d.id for d in ([certificate] if certificate else []) + slips))
+    others = slips
+    slips = _of_employer(slips, certificate.value("employer"))
+    if not slips:
+        return CheckResult("income_certificate", NOT_CHECKED, title,
+                           N_("The wage tax certificate is from {employer}, the payslips are not ({documents}): "
+                              "not compared."),
+                           {"employer": certificate.value("employer"), "documents": "; ".join(
+                               f"{s.value('employer')} ({s.title})" for s in others)},
+                           (certificate.id, *(s.id for s in others)))
     certified = amount(certificate.value("gross_wages"))
     level = sum(amount(s.value("gross")) for s in slips) / len(slips) * 12
     gap = abs(level - certified) / certified if certified else Decimal(1)
@@ -471,6 +515,33 @@ def income_summary(facts: CaseFacts) -> IncomeSummary:
         credits_by_month=dict(sorted(by_month.items(), reverse=True)))
 
 
+@dataclass(frozen=True)
+class Household:
+    """Each applicant's income (their own payslips, contract, certificate and statements) and the
+    household's: the sum of theirs; salary credits of a joint account counted once."""
+    people: tuple[tuple[str, IncomeSummary], ...]
+    average_net: Decimal | None
+    average_gross: Decimal | None
+    annual_gross: Decimal | None
+    credits_by_month: dict[str, Decimal]
+
+
+def household(facts: CaseFacts) -> Household:
+    people = tuple((p.name, income_summary(facts.of_person(p))) for p in facts.people) or (
+        ("", income_summary(facts)),)
+    by_month: dict[str, Decimal] = defaultdict(Decimal)
+    for statement in facts.of("bank_statement"):
+        for day, credit in _salary_credits(statement):
+            by_month[day.strftime("%Y-%m")] += credit
+
+    def total(name: str) -> Decimal | None:
+        known = [getattr(summary, name) for _, summary in people if getattr(summary, name) is not None]
+        return _q(sum(known)) if known else None
+
+    return Household(people, total("average_net"), total("average_gross"), total("annual_gross"),
+                     dict(sorted(by_month.items(), reverse=True)))
+
+
 # --- helpers -------------------------------------------------------------------------------------
 
 SALARY_WORDS = re.compile(r"\b(lohn|gehalt|entgelt|bez[üu]ge|besoldung|salary|payroll|wages?)\b", re.IGNORECASE)
@@ -550,3 +621,5 @@ def _day(day: date | None) -> str:
 CHECKS: tuple[Callable[[CaseFacts], CheckResult], ...] = (
     identity, employer, net_credited, contract_salary, certificate_gross, red_flags, identity_valid, recent,
 )
+# Judged once per applicant over their own documents; the others look at the whole case.
+PER_APPLICANT = frozenset({identity, employer, net_credited, contract_salary, certificate_gross, recent})

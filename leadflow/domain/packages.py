@@ -44,10 +44,12 @@ def chosen_documents(states: list[ItemState]) -> list[tuple[str, str]]:
     missing = incomplete_items(states)
     if missing:
         raise CaseIncomplete(missing)
-    chosen = []
+    chosen, packed = [], set()
     for state in states:
         verified = [d for d in state.documents if d.counts][:state.needed]
-        chosen.extend((state.item.key, d.id) for d in verified)
+        # A joint account's statement counts for both applicants; the lender gets it once.
+        chosen.extend((state.item.key, d.id) for d in verified if d.id not in packed)
+        packed.update(d.id for d in verified)
     return chosen
 
 

@@ -31,7 +31,7 @@ from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, utcnow
 from leadflow.ports import Ports
-from leadflow.services import pipeline, transitions, version_store
+from leadflow.services import applicants, pipeline, transitions, version_store
 
 log = logging.getLogger(__name__)
 # The actor that runs `process` (tasks/documents.py), named so the sender need not import it.
@@ -484,7 +484,8 @@ def _apply(session: Session, ports: Ports, delivery) -> str:
     if found.document_id is None:
         return "ignored: document not found"
     job, document = _job_and_document(found)
-    owner_name = found.owner_name
+    owner = Applicant(name=found.owner_name,
+                      case=applicants.people_of(session, [found.document_workspace_id]).get(found.document_workspace_id, ()))
     if document.current_job_id != job.id:
         return "ignored: stale job (no longer the document's current job)"
     if job.status in JOB_FINISHED:
@@ -501,7 +502,7 @@ def _apply(session: Session, ports: Ports, delivery) -> str:
         return _apply_failure(session, ports, delivery, job, document, data.get("error") or {})
     if payload.get("type") != "job.completed":
         return f"ignored: unknown type {payload.get('type')!r}"
-    return _apply_result(session, ports, delivery, job, document, owner_name, data)
+    return _apply_result(session, ports, delivery, job, document, owner, data)
 
 
 @dataclass(frozen=True)
@@ -525,10 +526,11 @@ class _Result:
     def verdict_fields(self) -> dict:
         return {"document_type": self.document_type, "confidence": self.confidence, "page_count": self.pages,
                 "verification_notes": self.verdict.notes_as_dicts(),
-                "rejection_code": self.verdict.rejection_code.value if self.verdict.rejection_code else None}
+                "rejection_code": self.verdict.rejection_code.value if self.verdict.rejection_code else None,
+                **self.verdict.whose_fields()}
 
 
-def _judge(ports: Ports, delivery, job: _Job, document: _Document, owner_name, data: dict) -> _Result:
+def _judge(ports: Ports, delivery, job: _Job, document: _Document, owner: Applicant, data: dict) -> _Result:
     content = data.get("content") if isinstance(data.get("content"), dict) else {}
     schema = data.get("schema") if isinstance(data.get("schema"), dict) else {}
     pages = _int(data.get("pages"), document.page_count or 1)
@@ -541,14 +543,14 @@ def _judge(ports: Ports, delivery, job: _Job, document: _Document, owner_name, d
         if decided:
             # A person decided the type: it stands, whatever the client declared.
             document_type, confidence, declared = decided, 1.0, None
-        verdict = verify(Extraction(document_type, confidence, content, pages), declared,
-                         Applicant(name=owner_name), ports.clock.now().date())
+        verdict = verify(Extraction(document_type, confidence, content, pages), declared, owner,
+                         ports.clock.now().date())
     return _Result(delivery, job, document, version_store.key(document.brokerage_id, document.id, job.id),
                    content, schema, pages, document_type, confidence, verdict)
 
 
-def _apply_result(session: Session, ports: Ports, delivery, job, document, owner_name, data) -> str:
-    result = _judge(ports, delivery, job, document, owner_name, data)
+def _apply_result(session: Session, ports: Ports, delivery, job, document, owner: Applicant, data) -> str:
+    result = _judge(ports, delivery, job, document, owner, data)
     # Storage before the rows that point at it: an orphaned object is the acceptable failure.
     # Content and schema are one object, which both parts' rows point at.
     version_store.write(ports.storage, result.key, {"content": result.content, "schema": result.schema})
@@ -578,6 +580,7 @@ def _plain_results(session: Session, ports: Ports, claimed) -> tuple[list[_Resul
     (not a customised output) of a job still accepted and its document's current one, the
     document extracting. Read in one statement, as `_apply` reads one."""
     found = scoping.jobs_with_documents(session, [d.job_id for d in claimed if d.job_id])
+    cases = applicants.people_of(session, [row.document_workspace_id for row in found.values()])
     together, one_by_one, seen = [], [], set()
     for delivery in claimed:
         row = found.get(delivery.job_id) if delivery.job_id else None
@@ -595,7 +598,8 @@ def _plain_results(session: Session, ports: Ports, claimed) -> tuple[list[_Resul
             continue
         job, document = _job_and_document(row)
         try:
-            together.append(_judge(ports, delivery, job, document, row.owner_name, data))
+            owner = Applicant(name=row.owner_name, case=cases.get(row.document_workspace_id, ()))
+            together.append(_judge(ports, delivery, job, document, owner, data))
         except Exception:
             # Its own savepoint tells this delivery's failure apart from the batch's.
             one_by_one.append(delivery)

@@ -13,14 +13,14 @@ from sqlalchemy.orm import Session
 
 from leadflow import outbox
 from leadflow.domain import case_checks as rules
-from leadflow.domain.case_checks import CaseFacts, CheckResult, DocumentFacts, IncomeSummary
+from leadflow.domain.case_checks import CaseFacts, CheckResult, DocumentFacts, Household
 from leadflow.domain.events import DocumentStatusChanged
 from leadflow.domain.lifecycle import Status
-from leadflow.domain.verification.spec import READ_THRESHOLD
+from leadflow.domain.verification.spec import confidently_read
 from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
 from leadflow.ports import Ports
-from leadflow.services import version_store
-from leadflow.services.checklist import WENT_STALE
+from leadflow.services import applicants, version_store
+from leadflow.services.checklist import WENT_STALE, whose
 from leadflow.storage.base import StorageError
 
 # Only these age out: a lender wants the latest months' payslips and statements.
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class CaseFile:
     checks: list[CheckResult]
-    summary: IncomeSummary
+    summary: Household                # each applicant's income and the household's
     outcome: str                      # the worst check that ran (case_checks.worst)
     titles: dict[str, str]            # document id -> title, for the documents the checks name
     payout: date                      # identity papers must be valid past this day
@@ -43,15 +43,15 @@ def case_checks(session: Session, ports: Ports, workspace: Workspace) -> list[Ch
     return rules.run_checks(facts(session, ports, workspace))
 
 
-def income_summary(session: Session, ports: Ports, workspace: Workspace) -> IncomeSummary:
-    return rules.income_summary(facts(session, ports, workspace))
+def income_summary(session: Session, ports: Ports, workspace: Workspace) -> Household:
+    return rules.household(facts(session, ports, workspace))
 
 
 def case_file(session: Session, ports: Ports, workspace: Workspace) -> CaseFile:
     """The checks and the summary from one reading of the documents (what the case page shows)."""
     known = facts(session, ports, workspace)
     checks = rules.run_checks(known)
-    return CaseFile(checks, rules.income_summary(known), rules.worst(checks),
+    return CaseFile(checks, rules.household(known), rules.worst(checks),
                     {d.id: d.title for d in known.documents}, known.payout)
 
 
@@ -104,9 +104,10 @@ def facts(session: Session, ports: Ports, workspace: Workspace) -> CaseFacts:
         Document.workspace_id == workspace.id, Document.brokerage_id == workspace.brokerage_id,
         Document.status == Status.VERIFIED.value)
         .order_by(Document.created_at.desc(), Document.id.desc())).all()
+    people = applicants.people(session, workspace)
     documents = tuple(DocumentFacts(d.id, d.title, d.document_type or d.kind or "unknown",
-                                    read_fields(current_content(session, ports, d))) for d in rows)
-    return CaseFacts(documents, ports.clock.now().date(), getattr(workspace, "planned_payout_date", None))
+                                    read_fields(current_content(session, ports, d)), whose(d, people)) for d in rows)
+    return CaseFacts(documents, ports.clock.now().date(), getattr(workspace, "planned_payout_date", None), people)
 
 
 def current_content(session: Session, ports: Ports, document: Document,
@@ -129,18 +130,5 @@ def current_content(session: Session, ports: Ports, document: Document,
 
 
 def read_fields(content: dict) -> dict:
-    """The fields read confidently (field_confidence >= 0.5), or set by a person; content without
-    confidences (another service, an older version) counts a present value as read."""
-    raw = content.get("fields") if isinstance(content.get("fields"), dict) else {}
-    confidence = content.get("field_confidence") if isinstance(content.get("field_confidence"), dict) else {}
-    by_person = set(content.get("read_by_person") or ())
-    read = {}
-    for name, value in raw.items():
-        if value in (None, ""):
-            continue
-        sure = confidence.get(name, 1.0)
-        if name in by_person or (isinstance(sure, (int, float)) and not isinstance(sure, bool)
-                                 and sure >= READ_THRESHOLD):
-            read[name] = value
-    return read
-
+    """The fields read confidently, or set by a person (the rule verification reads them by)."""
+    return confidently_read(content)

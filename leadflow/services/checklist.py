@@ -9,7 +9,7 @@ from leadflow.domain.case_checks import DEFAULT_PAYOUT_DAYS
 from leadflow.domain.checklist import CaseDocument, ItemState, progress
 from leadflow.domain.verification.common import iso_date
 from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
-from leadflow.services import version_store
+from leadflow.services import applicants, version_store
 from leadflow.storage.base import Storage
 
 # The audit action the staleness sweep writes on a verified document that aged out.
@@ -22,11 +22,15 @@ def for_workspace(session: Session, storage: Storage, workspace_id: int, brokera
     rows = session.scalars(select(Document).where(
         Document.workspace_id == workspace_id, Document.brokerage_id == brokerage_id)
         .order_by(Document.created_at.desc(), Document.id.desc())).all()
-    return for_documents(session, storage, rows)
+    return for_documents(session, storage, rows, workspace_id)
 
 
-def for_documents(session: Session, storage: Storage, rows: list[Document]) -> list[ItemState]:
-    """The checklist over documents the caller has already chosen and scoped, newest first."""
+def for_documents(session: Session, storage: Storage, rows: list[Document],
+                  workspace_id: int | None = None) -> list[ItemState]:
+    """The checklist over documents the caller has already chosen and scoped, newest first, for the
+    applicants of their case (`workspace_id`, else the documents' own)."""
+    workspace_id = workspace_id or next((d.workspace_id for d in rows if d.workspace_id), None)
+    people = applicants.people_of(session, [workspace_id]).get(workspace_id, ())
     stale = _went_stale(session, [d.id for d in rows if d.status == "VERIFIED"])
     payout = _payout(session, rows)
     documents = []
@@ -35,8 +39,16 @@ def for_documents(session: Session, storage: Storage, rows: list[Document]) -> l
         expiry = iso_date(fields.get("expiry_date"))
         replace = "stale" if d.id in stale else ("expires" if expiry is not None and expiry <= payout else None)
         documents.append(CaseDocument(id=d.id, title=d.title, status=d.status, type=d.document_type or d.kind,
-                                      nationality=fields.get("nationality"), replace=replace))
-    return progress(documents)
+                                      nationality=fields.get("nationality"), replace=replace,
+                                      applicants=whose(d, people)))
+    return progress(documents, people)
+
+
+def whose(document: Document, people) -> tuple[int | None, ...]:
+    """The applicants a document belongs to: both for a joint one, none recorded (the client's)."""
+    if document.joint:
+        return tuple(p.id for p in people)
+    return (document.applicant_id,) if document.applicant_id else ()
 
 
 def _went_stale(session: Session, ids: list[str]) -> set[str]:

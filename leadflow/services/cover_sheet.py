@@ -94,7 +94,8 @@ def render(case: dict, documents: list[dict], language: str = "en") -> bytes:
         outcome = case.get("outcome") or "not_checked"
         story.append(p(f"{_(WORDS['outcome'])}: {_(WORDS.get(outcome, outcome))}"))
         story.append(Spacer(1, 2 * mm))
-        rows = [[p(_(WORDS.get(c["outcome"], c["outcome"])), small), p(c["title"], small), p(c["reason"], small)]
+        rows = [[p(_(WORDS.get(c["outcome"], c["outcome"])), small), p(c["title"] + (f" · {c['applicant']}" if c.get("applicant") else ""), small),
+                 p(c["reason"], small)]
                 for c in case["checks"]]
         table = _table(rows, [22 * mm, 45 * mm, 103 * mm], bold)
         for index, check in enumerate(case["checks"]):

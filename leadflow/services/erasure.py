@@ -25,7 +25,7 @@ from leadflow.domain import audience
 from leadflow.domain.audience import Role
 from leadflow.domain.packages import retention_cutoff
 from leadflow.extensions import db
-from leadflow.models import (ApiToken, AuditEntry, Document, DocumentShare, DocumentVersion,
+from leadflow.models import (ApiToken, Applicant, AuditEntry, Document, DocumentShare, DocumentVersion,
                              ErasureRecord, ExtractionJob, LenderPackage, UploadIntent, User, Workspace,
                              WorkspaceMember)
 from leadflow.ports import Ports
@@ -226,6 +226,8 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
         if "document_id" in table.c:
             found.append(table.c.document_id.in_(documents))
         removed[name] = _rows(session, table.delete().where(or_(*found)))
+    # An erased client's applicant row names them: it goes, though a shared case stays.
+    removed["applicants"] = _rows(session, delete(Applicant).where(Applicant.user_id.in_(users)))
     _erase_dependents(session, subject, removed)
     removed["audit_entries"] = _rows(session, delete(AuditEntry).where(AuditEntry.document_id.in_(documents)))
     session.execute(update(AuditEntry).where(AuditEntry.actor_id.in_(users)).values(actor_id=None))

@@ -102,7 +102,7 @@ def remind_missing(session: Session, ports: Ports, workspace_id: int) -> int:
     for user in _clients_of(session, workspace.brokerage_id, workspace.id, None):
         if _opted_out(session, user.id, MISSING_REMINDER):
             continue
-        keys = {f"case-{workspace.id}:{s.item.key}": s for s in states}
+        keys = {f"case-{workspace.id}:{s.key}": s for s in states}
         recent = set(session.scalars(select(SentNotification.subject).where(
             SentNotification.user_id == user.id, SentNotification.kind == MISSING_REMINDER,
             SentNotification.subject.in_(list(keys)), SentNotification.sent_at > now - period)))

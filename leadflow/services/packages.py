@@ -232,13 +232,19 @@ def _case_file(session: Session, ports: Ports, workspace: Workspace, language: s
     for check in found.checks:
         title, reason = check.words(cover_sheet.gettext(language))
         checks.append({"key": check.key, "outcome": check.outcome, "title": title, "reason": reason,
-                       "documents": [found.titles.get(d, d) for d in check.documents]})
-    summary = found.summary
+                       "applicant": check.applicant, "documents": [found.titles.get(d, d) for d in check.documents]})
+    household = found.summary
+    client = household.people[0][1]
     return {"checks": checks, "outcome": found.outcome, "summary": {
-        "average_net": summary.average_net, "average_gross": summary.average_gross,
-        "annual_gross": summary.annual_gross, "contract_annual": summary.contract_annual,
-        "certified_gross": summary.certified_gross, "certified_year": summary.certified_year,
-        "credits_by_month": summary.credits_by_month}}
+        # The household's totals; the contract and certificate figures are the client's.
+        "average_net": household.average_net, "average_gross": household.average_gross,
+        "annual_gross": household.annual_gross, "contract_annual": client.contract_annual,
+        "certified_gross": client.certified_gross, "certified_year": client.certified_year,
+        "credits_by_month": household.credits_by_month,
+        "applicants": [{"name": name, "average_net": one.average_net, "average_gross": one.average_gross,
+                        "annual_gross": one.annual_gross, "contract_annual": one.contract_annual,
+                        "certified_gross": one.certified_gross, "certified_year": one.certified_year}
+                       for name, one in household.people]}}
 
 
 def _data(case: dict, listed: list[dict]) -> dict:

@@ -17,7 +17,7 @@ from leadflow.domain.verification import Applicant, verify_type
 from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
 from leadflow.models import AuditEntry, Document, DocumentVersion, User
 from leadflow.ports import Ports
-from leadflow.services import documents, pipeline, transitions, version_store
+from leadflow.services import applicants, documents, pipeline, transitions, version_store
 
 MAX_CHANGES = 100
 
@@ -131,10 +131,12 @@ def _reverify(session: Session, ports: Ports, document: Document, user: User, co
         session.add(AuditEntry(document_id=document.id, actor_id=user.id, action=action, note=note))
         return
     owner = session.get(User, document.owner_id)
-    verdict = verify_type(document.document_type, content, Applicant(owner.name if owner else None),
+    case = applicants.people_of(session, [document.workspace_id]).get(document.workspace_id, ())
+    verdict = verify_type(document.document_type, content, Applicant(owner.name if owner else None, case),
                           ports.clock.now().date())
     fields = {"verification_notes": verdict.notes_as_dicts(),
-              "rejection_code": verdict.rejection_code.value if verdict.rejection_code else None}
+              "rejection_code": verdict.rejection_code.value if verdict.rejection_code else None,
+              **verdict.whose_fields()}
     if verdict.status == status:
         # Same status, new notes: open pages still re-render the row.
         moved = transitions.renote(session, document.id, status, action=action, actor_id=user.id, note=note,

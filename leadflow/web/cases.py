@@ -1,15 +1,19 @@
-"""A mortgage case (a workspace) as staff see it: its members, its checks across documents, its
-income summary, its checklist and its documents live."""
+"""A mortgage case (a workspace) as staff see it: its members and applicants, its checks across
+documents, its income summary, its checklist and its documents live."""
 from datetime import date
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from leadflow.domain.audience import STAFF_ROLES, Role, may_plan_payout, may_see_case_checks
+from leadflow import countries
+from leadflow.domain.applicants import ROLES
+from leadflow.domain.audience import STAFF_ROLES, Role, may_name_applicants, may_plan_payout, may_see_case_checks
+from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
-from leadflow.services import case_file, checklist, views
+from leadflow.services import applicants, case_file, checklist, views
+from leadflow.web.i18n import language_of
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import preload_names
 from leadflow.ports import current_ports
@@ -30,6 +34,10 @@ def _page(case: Workspace, **extra) -> str:
                            members=views.case_members(db.session, case), viewer=current_user, documents=rows,
                            items=checklist.for_workspace(db.session, current_ports().storage, case.id,
                                                          case.brokerage_id),
+                           people=applicants.people(db.session, case),
+                           names_applicants=may_name_applicants(current_user.role),
+                           countries=countries.named(language_of(current_user)),
+                           country_name=lambda code: countries.name_of(code, language_of(current_user)),
                            **_case_file(case), **extra)
 
 
@@ -67,6 +75,35 @@ def set_payout_date(workspace_id):
     return redirect(url_for("cases.show", workspace_id=case.id) + "#case-file", code=303)
 
 
+@bp.post("/workspaces/<int:workspace_id>/applicants")
+@roles_required(*STAFF_ROLES)
+def add_applicant(workspace_id):
+    """The advisor adds the case's co-applicant; a bad field is a 400 that writes nothing."""
+    case = _workspace_or_404(workspace_id)
+    try:
+        applicants.add_co_applicant(db.session, current_user, case, name=request.form.get("name"),
+                                    date_of_birth=request.form.get("date_of_birth"),
+                                    citizenship=request.form.get("citizenship"))
+    except LeadflowError as error:
+        return _page(case, applicant_error=_(error.message), applicant_form=request.form), error.status
+    return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
+
+
+@bp.post("/workspaces/<int:workspace_id>/applicants/<role>")
+@roles_required(*STAFF_ROLES)
+def set_applicant(workspace_id, role):
+    """The advisor records an applicant's citizenship and date of birth."""
+    case = _workspace_or_404(workspace_id)
+    if role not in ROLES:
+        abort(404)
+    try:
+        applicants.set_details(db.session, current_user, case, role, citizenship=request.form.get("citizenship"),
+                               date_of_birth=request.form.get("date_of_birth"))
+    except LeadflowError as error:
+        return _page(case, applicant_error=_(error.message)), error.status
+    return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
+
+
 # A payout date outside these is a typing slip, not a plan.
 MIN_PAYOUT, MAX_PAYOUT = date(2000, 1, 1), date(2100, 12, 31)
 
@@ -87,7 +124,7 @@ def _case_file(case: Workspace) -> dict:
     if not may_see_case_checks(current_user.role):
         return {"file": None, "words": {}}
     file = case_file.case_file(db.session, current_ports(), case)
-    return {"file": file, "words": {r.key: r.words(_) for r in file.checks},
+    return {"file": file, "words": [r.words(_) for r in file.checks],
             "plans_payout": may_plan_payout(current_user.role)}
 
 

@@ -4,15 +4,16 @@ action goes through the services; an error comes back as the same partial with t
 """
 import json
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from leadflow.domain.audience import may_work_on_data, retry_offered
+from leadflow.domain.audience import may_settle_whose, may_work_on_data, retry_offered
 from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.ports import current_ports
-from leadflow.services import documents, review, version_store, views
+from leadflow.services import applicants, documents, review, version_store, views, whose
 from leadflow.services import versions as version_service
 from leadflow.web import params
 from leadflow.web.templating import preload_names
@@ -27,13 +28,40 @@ PREVIEW_IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 @bp.get("/documents/<document_id>")
 @login_required
 def show(document_id):
-    doc = _document_or_404(document_id)
+    return _show(_document_or_404(document_id))
+
+
+def _show(doc: Document, status: int = 200, **extra):
     preload_names([doc])
-    context = {"document": doc, "viewer": current_user, "preview": _preview_kind(doc)}
+    context = {"document": doc, "viewer": current_user, "preview": _preview_kind(doc), **_whose_context(doc), **extra}
     if may_work_on_data(current_user.role):
         for panel in PANELS:
             context.update(PANELS[panel][1](doc))
-    return render_template("documents/show.html", **context)
+    return render_template("documents/show.html", **context), status
+
+
+@bp.post("/documents/<document_id>/whose")
+@login_required
+def settle_whose(document_id):
+    """The advisor settles a document that names someone not on its case: assign it to an
+    applicant, add the person it names as co-applicant, or reject it."""
+    doc = _document_or_404(document_id)
+    try:
+        whose.settle_whose(db.session, current_ports(), current_user, doc.id, action=request.form.get("action") or "",
+                           applicant=request.form.get("applicant"))
+    except LeadflowError as error:
+        db.session.rollback()
+        return _show(_document_or_404(document_id), error.status, whose_error=_(error.message))
+    return redirect(url_for("documents.show", document_id=doc.id), code=303)
+
+
+def _whose_context(doc: Document) -> dict:
+    """What the settle-whose form needs, when the viewer settles it and the document waits for it."""
+    strangers = [note for note in doc.verification_notes or [] if isinstance(note, dict) and note.get("code") == "not_on_case"]
+    if not (strangers and doc.workspace_id and doc.status == "ACTION_REQUIRED" and may_settle_whose(current_user.role)):
+        return {"whose": None}
+    case = views.workspace_for(db.session, current_user.viewer, doc.workspace_id)
+    return {"whose": {"people": applicants.people(db.session, case) if case else ()}}
 
 
 @bp.get("/documents/<document_id>/panels/<name>")

@@ -5,14 +5,18 @@ partial that the page re-fetches whenever its socket (re)opens and after each pu
 states follow the rows that the pushes replace by id. `POST /portal/upload` is the same upload for a
 browser without script.
 """
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
+from leadflow import countries
+from leadflow.domain.applicants import CO_APPLICANT, ROLES
 from leadflow.domain.audience import Role
+from leadflow.domain.checklist import asks_citizenship
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
-from leadflow.services import checklist, documents, views
+from leadflow.services import applicants, checklist, documents, views
 from leadflow.web import i18n, params
 from leadflow.web.auth import roles_required
 from leadflow.ports import current_ports
@@ -26,12 +30,16 @@ CASE_LIMIT = 500
 @roles_required(Role.CLIENT)
 def index():
     cases = _cases()
-    case = _chosen(cases, request.args.get("case"))
+    return _page(cases, _chosen(cases, request.args.get("case")))
+
+
+def _page(cases: list[Workspace], case: Workspace | None, **extra) -> str:
     lang = i18n.language_of(current_user)
     return render_template("portal/index.html", lang=lang, cases=cases, case=case,
                            chosen_kind=request.args.get("for") or "", script_text=i18n.script_text(lang),
                            max_mb=current_app.config["MAX_UPLOAD_BYTES"] // (1024 * 1024),
-                           **_checklist_context(case))
+                           people=applicants.people(db.session, case) if case else (),
+                           countries=countries.named(lang), **_checklist_context(case), **extra)
 
 
 @bp.get("/checklist")
@@ -66,6 +74,36 @@ def upload():
     return redirect(url_for("portal.index", case=workspace_id), code=303)
 
 
+@bp.post("/applicants")
+@roles_required(Role.CLIENT)
+def add_applicant():
+    """The client adds a co-applicant to their case; a bad field is told on the page and writes nothing."""
+    case = _own_case(request.form.get("case"))
+    try:
+        applicants.add_co_applicant(db.session, current_user, case, name=request.form.get("name"),
+                                    date_of_birth=request.form.get("date_of_birth"),
+                                    citizenship=request.form.get("citizenship"))
+    except LeadflowError as error:
+        return _page(_cases(), case, applicant_error=_(error.message), applicant_form=request.form), error.status
+    return redirect(url_for("portal.index", case=case.id) + "#applicants", code=303)
+
+
+@bp.post("/citizenship")
+@roles_required(Role.CLIENT)
+def citizenship():
+    """The client tells an applicant's citizenship (the residence-permit item follows it)."""
+    case = _own_case(request.form.get("case"))
+    role = request.form.get("role")
+    if role not in ROLES:
+        abort(400)
+    try:
+        applicants.set_details(db.session, current_user, case, role, citizenship=request.form.get("citizenship"),
+                               keep_birth=True)
+    except LeadflowError as error:
+        return _page(_cases(), case, applicant_error=_(error.message)), error.status
+    return redirect(url_for("portal.index", case=case.id) + "#applicants", code=303)
+
+
 @bp.post("/language")
 @roles_required(Role.CLIENT)
 def language():
@@ -79,6 +117,14 @@ def _cases() -> list[Workspace]:
     return views.client_cases(db.session, current_user.id)
 
 
+def _own_case(wanted) -> Workspace:
+    """One of the client's own cases, by id; another's (or none) is a 404."""
+    case = next((c for c in _cases() if str(c.id) == str(wanted)), None)
+    if case is None:
+        abort(404)
+    return case
+
+
 def _chosen(cases: list[Workspace], wanted) -> Workspace | None:
     return next((c for c in cases if str(c.id) == str(wanted)), cases[0] if cases else None)
 
@@ -87,9 +133,11 @@ def _checklist_context(case: Workspace | None) -> dict:
     """The case's checklist items, each with its documents, and the visible documents on no item."""
     rows = views.case_documents(db.session, current_user.viewer, case, CASE_LIMIT)
     by_id = {d.id: d for d in rows}
-    states = checklist.for_documents(db.session, current_ports().storage, rows)
+    states = checklist.for_documents(db.session, current_ports().storage, rows, case.id if case else None)
     placed = {d.id for s in states for d in s.documents}
     items = [(s, [by_id[d.id] for d in s.documents]) for s in states]
     needed = [s for s in states if s.state != "not_needed"]
     return {"items": items, "others": [d for d in rows if d.id not in placed],
-            "done": sum(s.state == "done" for s in needed), "total": len(needed), "viewer": current_user}
+            "done": sum(s.state == "done" for s in needed), "total": len(needed), "viewer": current_user,
+            "two_applicants": any(s.person and s.person.role == CO_APPLICANT for s in states),
+            "ask_citizenship": asks_citizenship(states) if case else []}

@@ -15,6 +15,7 @@ from tests.integration.test_portal import HALFWAY_STATES, _upload_halfway_case
 pytestmark = pytest.mark.browser
 
 PAYSLIPS = [SAMPLES / "payslips" / f"synthetic_payslip_A1_0{n}.pdf" for n in (1, 2, 3)]
+# Each sample persona has one payslip; A1-01 is Rahul Mustermann, client a (A1-03 is Amira Vorlage's).
 AUGUST_PAYSLIP, SEPTEMBER_PAYSLIP = PAYSLIPS[0], PAYSLIPS[2]
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -46,7 +47,18 @@ RECORD_CHANGES = """() => {
 }"""
 
 
-def test_a_client_drops_three_payslips_at_once_and_watches_each_one_settle_live(sign_in, world):
+@pytest.fixture
+def own_payslips(tmp_path):
+    """Three files of the client's own payslip: a case's payslips must name its applicants, and the
+    samples hold one payslip of each person."""
+    paths = [tmp_path / f"payslip_{month}.pdf" for month in ("august", "september", "october")]
+    for path in paths:
+        path.write_bytes(AUGUST_PAYSLIP.read_bytes())
+    return paths
+
+
+def test_a_client_drops_three_payslips_at_once_and_watches_each_one_settle_live(sign_in, world, own_payslips):
+    PAYSLIPS = own_payslips
     portal = sign_in(world.client_a)
     portal.evaluate("marker => { window.__marker = marker }", MARKER)
     portal.evaluate(RECORD_CHANGES)
@@ -89,7 +101,7 @@ def test_a_case_halfway_shows_where_each_item_stands_and_why(sign_in, world):
 
     for key, state in HALFWAY_STATES.items():
         expect(portal.locator(f"#item-{key}")).to_have_attribute("data-state", state)
-    expect(portal.locator("#summary-text")).to_have_text("2 of 7 complete")
+    expect(portal.locator("#summary-text")).to_have_text("2 of 6 complete")
     identity = portal.locator("#item-identity")
     expect(identity.locator("[data-testid=item-state]")).to_have_text("Please upload again")
     expect(identity.locator("[data-testid=status]")).to_have_text("REJECTED")
@@ -99,12 +111,21 @@ def test_a_case_halfway_shows_where_each_item_stands_and_why(sign_in, world):
     expect(statements.locator("[data-testid=item-state]")).to_have_text("Being checked")
     expect(statements.locator("[data-testid=status]")).to_have_text("WITH A SPECIALIST")
     expect(statements).to_contain_text("a specialist will check it")
-    expect(portal.locator("#item-payslips")).to_contain_text("2 of 3 accepted")
+    expect(portal.locator("#item-payslips")).to_contain_text("1 of 3 accepted")
+    expect(portal.get_by_test_id("ask-citizenship")).to_be_visible()
     _screenshot(portal, "portal")
 
 
-def test_a_rejected_document_shows_its_reason_in_german_and_a_better_one_replaces_it(sign_in, world):
+def test_a_rejected_document_shows_its_reason_in_german_and_a_better_one_replaces_it(app, sign_in, world):
     from leadflow import clock
+    from leadflow.extensions import db
+    from leadflow.models import User
+    # Client a is Amira Vorlage here, whose September payslip is the better one; the August payslip is
+    # rejected for its age (before anyone asks whose it is).
+    with app.app_context():
+        db.session.get(User, world.client_a.user_id).name = "Amira Vorlage"
+        db.session.commit()
+        db.session.remove()
     # In December an August payslip is no longer one of the last three months'.
     clock.travel_to(datetime(2026, 12, 7, 12, 0, 0))
     portal = sign_in(world.client_a)

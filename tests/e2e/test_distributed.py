@@ -136,7 +136,7 @@ def _signed_in_socket(stack, email) -> WebSocketClient:
 
 
 def test_a_real_pdf_goes_from_upload_to_verified_across_processes_and_the_advisor_hears_it_live(stack):
-    client = _api(stack, "priya@client.example")
+    client = _api(stack, "james@client.example")
     socket = _signed_in_socket(stack, "advisor@rhein.example")
     try:
         created = client.upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_02.pdf",
@@ -179,7 +179,7 @@ def test_with_redis_down_an_upload_still_answers_201_and_the_pending_sweep_finis
                 env={**dead_redis, "WEB_BIND": f"127.0.0.1:{port}", "WEB_WORKERS": "1"})
     url = f"http://127.0.0.1:{port}"
     wait_until(lambda: _answers(url + "/healthz"), timeout=30, message="the web process without Redis")
-    token = stack.flask("leadflow", "create-token", "lucas@client.example").strip()
+    token = stack.flask("leadflow", "create-token", "amira@client.example").strip()
     created = Api(url, token).upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_03.pdf",
                                      kind="bank_statement")
     assert created.status_code == 201, created.text
@@ -225,7 +225,7 @@ def test_a_worker_killed_mid_job_leaves_a_document_the_stalled_sweep_finishes(st
     blackhole = Blackhole()
     stack.stop("worker")
     stack.start_worker("worker-hung", env={"EXTRACTION_URL": blackhole.url, "EXTRACTION_TIMEOUT_SECONDS": "300"})
-    token = stack.flask("leadflow", "create-token", "priya@client.example").strip()
+    token = stack.flask("leadflow", "create-token", "rahul@client.example").strip()
     try:
         created = Api(stack.url, token).upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf",
                                                kind="bank_statement")
@@ -251,7 +251,7 @@ def test_a_worker_stopped_with_sigterm_finishes_its_message_before_it_exits(stac
     slow = SlowProxy(stack.env["EXTRACTION_URL"], delay=3.0)
     stack.stop("worker")
     stack.start_worker("worker-slow", env={"EXTRACTION_URL": slow.url})
-    token = stack.flask("leadflow", "create-token", "lucas@client.example").strip()
+    token = stack.flask("leadflow", "create-token", "james@client.example").strip()
     try:
         created = Api(stack.url, token).upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_02.pdf",
                                                kind="bank_statement")

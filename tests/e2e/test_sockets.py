@@ -96,7 +96,7 @@ def test_many_open_live_pages_leave_ordinary_requests_answered_at_once(web):
         assert slowest < 1.0, f"/healthz took {slowest:.2f} s with {len(sockets)} open pages"
 
         # A status change still reaches every open page of the brokerage's staff.
-        token = _token(web, "priya@client.example")
+        token = _token(web, "rahul@client.example")
         created = Api(web["url"], token).upload(SAMPLES / "payslips" / "synthetic_payslip_A1_01.pdf", kind="payslip")
         assert created.status_code == 201, created.text
         row = f'id="document-{created.json()["id"]}"'
@@ -136,7 +136,7 @@ def test_a_socket_without_a_signed_in_user_is_closed_at_once_and_gets_nothing(we
 
 
 def test_past_the_per_user_cap_an_earlier_page_is_closed_and_the_newest_kept(web):
-    cookie = _cookie(web, "lucas@client.example")
+    cookie = _cookie(web, "james@client.example")
     sockets = [_open(web, cookie) for _ in range(CAP)]
     try:
         newest = _open(web, cookie)

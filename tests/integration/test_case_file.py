@@ -56,7 +56,11 @@ def test_a_case_built_from_the_samples_shows_its_checks_and_income_summary(app, 
     assert (str(summary.average_net), str(summary.average_gross), str(summary.annual_gross)) == (
         "3394.72", "5397.47", "64769.64")
     assert {k: str(v) for k, v in summary.credits_by_month.items()} == {"2026-08": "2351.92"}
-    assert str(summary.certified_gross) == "61808.06" and str(summary.contract_annual) == "56000.00"
+    (name, client), = summary.people
+    assert name == "Rahul Mustermann" and str(client.average_net) == "3394.72"
+    assert str(client.certified_gross) == "61808.06" and str(client.contract_annual) == "56000.00"
+    assert {r.applicant for r in results.values() if r.key != "red_flags" and r.key != "identity_valid"} == {
+        "Rahul Mustermann"}, "each per-applicant check names the client"
 
     advisor = signed_in(app, world.advisor_a)
     page = advisor.get(f"/workspaces/{world.workspace_a}").get_data(as_text=True)

@@ -168,8 +168,8 @@ def test_the_case_and_client_pickers_narrow_by_name_within_the_brokerage(app, wo
     advisor = signed_in(app, world.advisor_a)
     options = advisor.get("/dashboard/options/workspaces?name=case%20of").get_data(as_text=True)
     assert "Case of client a" in options and "Case of client b" not in options
-    clients = advisor.get("/dashboard/options/clients?name=Client").get_data(as_text=True)
-    assert "Client A" in clients and "Client B" not in clients
+    clients = advisor.get("/dashboard/options/clients?name=Muster").get_data(as_text=True)
+    assert "Rahul Mustermann" in clients and "Erika Musterfrau" not in clients, "client b matches, in another brokerage"
 
 
 def test_only_staff_of_a_brokerage_open_the_dashboard(app, world):
@@ -207,7 +207,7 @@ def test_another_brokerages_case_and_document_pages_are_not_found(app, world):
 def test_the_case_page_shows_its_checklist_with_what_is_missing_and_its_documents(app, world):
     document_id = _uploaded(world, kind="bank_statement", status="VERIFIED")
     page = signed_in(app, world.advisor_a).get(f"/workspaces/{world.workspace_a}").get_data(as_text=True)
-    assert "Case of client a" in page and "Client A" in page
+    assert "Case of client a" in page and "Rahul Mustermann" in page
     assert row_ids(page) == [document_id]
     assert re.search(r'data-testid="missing"><strong>\d+ missing:</strong>', page)
     assert "Passport or ID card" in page and "Last three payslips" in page

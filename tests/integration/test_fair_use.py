@@ -27,6 +27,7 @@ def allowance(app):
 
 def test_a_client_past_the_daily_allowance_waits_until_tomorrow_and_the_admin_sees_who(world, app, live, allowance):
     client = world.client_a.api
+    _co_applicant(app, world, "James Beispiel")  # the A1-02 statement is his: the case's, not a stranger's
     read = []
     for path in STATEMENTS[:2]:   # one page each: the whole allowance; the third has more
         document_id = client.upload(path, kind="bank_statement").json()["id"]
@@ -49,8 +50,8 @@ def test_a_client_past_the_daily_allowance_waits_until_tomorrow_and_the_admin_se
     page = world.admin_a.api.get("/credits")
     assert page.status_code == 200
     listed = page.text.split('data-testid="at-allowance"', 1)[1].split("</table>", 1)[0]
-    assert "Client A" in listed and neighbour.name not in listed
-    assert "Client A" not in world.admin_b.api.get("/credits").text.split('data-testid="at-allowance"', 1)[1]
+    assert "Rahul Mustermann" in listed and neighbour.name not in listed
+    assert "Rahul Mustermann" not in world.admin_b.api.get("/credits").text.split('data-testid="at-allowance"', 1)[1]
 
     # The next day the pending sweep offers it again, and it is read.
     from leadflow import clock, sweeps
@@ -61,6 +62,15 @@ def test_a_client_past_the_daily_allowance_waits_until_tomorrow_and_the_admin_se
     done = client.wait_for_status(waiting_id, SETTLED)
     assert done["status"] == "VERIFIED" and done["verification_notes"] != waiting["verification_notes"]
     assert _reserved_pages(app, waiting_id) == done["page_count"] >= 1
+
+
+def _co_applicant(app, world, name):
+    from leadflow.models import User, Workspace
+    from leadflow.services import applicants
+    with app.app_context():
+        applicants.add_co_applicant(db.session, db.session.get(User, world.advisor_a.user_id),
+                                    db.session.get(Workspace, world.workspace_a), name=name)
+        db.session.remove()
 
 
 def test_an_all_blank_pdf_is_refused_by_the_pre_check_and_reserves_nothing(world, app, live):

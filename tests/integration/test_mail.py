@@ -90,7 +90,7 @@ def test_a_rejected_upload_mails_its_client_in_german_and_the_link_unsubscribes_
     text = message.get_body(("plain",)).get_content()
     html = message.get_body(("html",)).get_content()
     reason = rejected["verification_notes"][0]["de"]
-    assert reason in text and reason in html and text.startswith("Guten Tag Client A,")
+    assert reason in text and reason in html and text.startswith("Guten Tag Rahul Mustermann,")
     assert f"{live.url}/portal" in text
     unsubscribe = re.search(r"(http://\S+/notifications/unsubscribe/\S+)", text).group(1)
     assert message["List-Unsubscribe"] == f"<{unsubscribe}>" and unsubscribe in html

@@ -201,6 +201,9 @@ def world(app, live):
             return user
 
         ns = SimpleNamespace()
+        # Client a is the persona of the A1-01 samples (../shared/samples): the documents they upload
+        # name them, as a client's own documents do; a case's applicants must be named on its documents.
+        clients = {"a": "Rahul Mustermann", "b": "Erika Musterfrau"}
         for tag, name in (("a", "Alpha Hypotheken"), ("b", "Beta Baufinanz")):
             brokerage = Brokerage(name=name)
             db.session.add(brokerage)
@@ -208,7 +211,7 @@ def world(app, live):
             billing.grant(db.session, brokerage.id, 1000)
             person(f"advisor_{tag}", f"advisor@{tag}.example", f"Advisor {tag.upper()}", "advisor", brokerage.id)
             person(f"admin_{tag}", f"admin@{tag}.example", f"Admin {tag.upper()}", "brokerage_admin", brokerage.id)
-            client = person(f"client_{tag}", f"client@{tag}.example", f"Client {tag.upper()}", "client", brokerage.id)
+            client = person(f"client_{tag}", f"client@{tag}.example", clients[tag], "client", brokerage.id)
             workspace = Workspace(brokerage_id=brokerage.id, name=f"Case of client {tag}")
             db.session.add(workspace)
             db.session.flush()

@@ -60,7 +60,9 @@ def test_a_missing_rejected_or_waiting_item_keeps_the_case_from_a_package():
     states = progress(_docs(("id_document", 1, "VERIFIED"), ("payslip", 2, "VERIFIED"), ("payslip", 1, "EXTRACTING"),
                             ("bank_statement", 1, "REJECTED")))
     missing = incomplete_items(states)
-    assert {"payslips", "bank_statements", "residence_permit", "tax_assessment"} <= set(missing)
+    assert {"payslips", "bank_statements", "tax_assessment"} <= set(missing)
+    # Nobody has told the client's citizenship: the permit is not required (the portal asks for it).
+    assert "residence_permit" not in missing
     with pytest.raises(CaseIncomplete) as raised:
         chosen_documents(states)
     assert raised.value.items == missing

@@ -3,7 +3,7 @@
 Pure functions over the extracted content. The checks that apply to every document live
 here; rules for one document type live in a module of their own, registered in RULES.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from leadflow.domain import document_types
@@ -24,6 +24,12 @@ class Verdict:
     status: Status
     notes: tuple[Note, ...] = ()
     rejection_code: RejectionCode | None = None
+    applicants: tuple[int | None, ...] = ()
+    """Whose the document is: the case's applicants it names (two: a joint account's statement)."""
+
+    def whose_fields(self) -> dict:
+        """The document's columns that record whose it is (models.Document.applicant_id, joint)."""
+        return {"applicant_id": self.applicants[0] if self.applicants else None, "joint": len(self.applicants) > 1}
 
     def notes_as_dicts(self) -> list[dict]:
         return [n.as_dict() for n in self.notes]
@@ -61,13 +67,18 @@ def verify(extraction: Extraction, declared_kind: str | None, applicant: Applica
 
 
 def verify_type(document_type: str, content: dict, applicant: Applicant, today: date) -> Verdict:
-    """The type's own rules, once the type is known (also used after a person decides it).
+    """The type's own rules, once the type is known (also used after a person decides it), and
+    whose the document is.
 
     What the document confidently shows, confirmed, may reject it (too old, expired, another
     person's name); a value read once that would reject, a field that is needed but was not
     read reliably, or a finding that a genuine document can show too (a check that doubts),
     sends it to a person.
     """
+    return _whose(_by_the_rules(document_type, content, applicant, today), document_type, content, applicant)
+
+
+def _by_the_rules(document_type: str, content: dict, applicant: Applicant, today: date) -> Verdict:
     rules = RULES.get(document_type)
     if rules is not None:
         judgement = judge(rules, content, applicant, today)
@@ -77,6 +88,25 @@ def verify_type(document_type: str, content: dict, applicant: Applicant, today: 
             unreadable = (unreadable_note(rules, judgement.unreadable),) if judgement.unreadable else ()
             return Verdict(Status.ACTION_REQUIRED, unreadable + judgement.doubts)
     return Verdict(Status.VERIFIED, (Note("ok", "Checked and accepted.", "Geprüft und akzeptiert."),))
+
+
+def _whose(verdict: Verdict, document_type: str, content: dict, applicant: Applicant) -> Verdict:
+    """A document of a case belongs to the applicants it names. One that names someone who is not
+    on the case goes to a person (never a silent VERIFIED); a person's assignment settles it."""
+    if applicant.assigned:
+        return replace(verdict, applicants=tuple(applicant.assigned))
+    if not applicant.case:
+        return verdict
+    found = _applicants.whose(document_type, confidently_read(content), tuple(applicant.case))
+    if not found.strangers or verdict.status == Status.REJECTED:
+        return replace(verdict, applicants=found.applicants)
+    names = ", ".join(found.strangers)
+    note = Note("not_on_case",
+                f"This document names someone who is not on this case ({names}); a specialist will check whose it is.",
+                f"Dieses Dokument nennt jemanden, der nicht zu diesem Fall gehört ({names}); "
+                "eine Fachkraft prüft, wem es gehört.")
+    kept = tuple(n for n in verdict.notes if n.code != "ok")
+    return Verdict(Status.ACTION_REQUIRED, kept + (note,), applicants=found.applicants)
 
 
 def unreadable_fields(document_type: str | None, notes: list[dict] | None) -> list:
@@ -124,6 +154,7 @@ RULES: dict = {}
 # Registered last: the rule modules need nothing of this module, but read best after it.
 from leadflow.domain.verification.common import TYPED  # noqa: E402
 from leadflow.domain.verification.rules import RULES as _TYPE_RULES  # noqa: E402
-from leadflow.domain.verification.spec import judge, unreadable_note  # noqa: E402
+from leadflow.domain.verification.spec import confidently_read, judge, unreadable_note  # noqa: E402
+from leadflow.domain import applicants as _applicants  # noqa: E402  (a module: it imports names.py from here)
 
 RULES.update(_TYPE_RULES)

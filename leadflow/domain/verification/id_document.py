@@ -5,8 +5,8 @@ a zone, like one not found at all, is a reading failure (a photo's glare, a skew
 its fields go to a person rather than the client being told the document is wrong. From a
 zone read with every check digit matching: the document must not be expired (valid up to and
 including its expiry date, expired from the day after), and its holder must be the client:
-the profile's name matches the MRZ name (see names.py). A client with no name in the profile
-is not failed for it.
+the profile's name, or the name of an applicant of the client's case, matches the MRZ name (see
+names.py). A client with no name in the profile and no case is not failed for it.
 """
 from dataclasses import dataclass
 from datetime import date
@@ -39,7 +39,13 @@ def _zone_not_trusted(fields: dict) -> frozenset:
 
 
 def _has_profile_name(applicant: Applicant) -> bool:
-    return bool(applicant.name and applicant.name.strip())
+    return bool(_holders(applicant))
+
+
+def _holders(applicant: Applicant) -> list[str]:
+    """Whose ID is welcome: the client's profile name and every applicant of the client's case."""
+    names = [applicant.name] + [person.name for person in applicant.case]
+    return [name.strip() for name in names if name and name.strip()]
 
 
 def _rules(words: Words) -> TypeRules:
@@ -54,10 +60,11 @@ def _rules(words: Words) -> TypeRules:
 
     def holder(read: dict, applicant: Applicant, today: date) -> list[Note]:
         # Both names read confidently: a different name is what the document shows.
-        if names_match(applicant.name, read["surname"], read["given_names"], read.get("mrz_format")):
+        if any(names_match(name, read["surname"], read["given_names"], read.get("mrz_format"))
+               for name in _holders(applicant)):
             return []
         shown = f"{read['given_names']} {read['surname']}"
-        profile = applicant.name.strip()
+        profile = " / ".join(dict.fromkeys(_holders(applicant)))
         return [Note(
             "id_name_mismatch",
             f"The name on this {words.en} ({shown}) does not match the name in your profile ({profile}). "

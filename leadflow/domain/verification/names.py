@@ -56,6 +56,41 @@ def names_match(profile_name: str | None, surname: str | None, given_names: str 
     return not family or any(same(word, index) for word in profile for index in range(len(family)))
 
 
+# Words that join or address the people a joint account or assessment names, not names themselves.
+JOINT = frozenset({"UND", "AND", "U", "OR", "ODER", "HERRN", "HERR", "FRAU", "MR", "MRS", "MS", "EHELEUTE", "EHEPAAR"})
+# What separates the people a joint account or assessment names: "Max Muster und Erika Muster".
+JOINED = re.compile(r"\s+(?:und|and|u\.|&|\+)\s+|\s*[&/+]\s*", re.IGNORECASE)
+
+
+def same_person(a: str | None, b: str | None) -> bool:
+    """Whether two written names can be one person: order, accents, case, titles, a middle name
+    one of them leaves out, an initial for a given name, a joint account naming two people."""
+    left, right = name_words(a), name_words(b)
+    if not left or not right:
+        return False
+    short, long = (left, right) if len(left) <= len(right) else (right, left)
+    pool = list(long)
+    for word in short:
+        match = next((w for w in pool if w == word or (len(word) == 1 and w.startswith(word))
+                      or (len(w) == 1 and word.startswith(w))), None)
+        if match is None:
+            return False
+        pool.remove(match)
+    # An initial alone cannot make a match: some full word must agree.
+    return any(len(w) > 1 for w in short)
+
+
+def people_named(name: str | None) -> list[str]:
+    """The people a written name names: one, or each of a joint account's or assessment's holders
+    ("Eheleute Max Muster und Erika Muster" -> ["Max Muster", "Erika Muster"])."""
+    parts = [part.strip(" ,;:") for part in JOINED.split(name or "")]
+    return [part for part in parts if name_words(part)]
+
+
+def name_words(name: str | None) -> list[str]:
+    return [_fold(w) for w in tokens(name) if w not in TITLES and w not in JOINT]
+
+
 def _fold(word: str) -> str:
     """Forget how an umlaut was written: MUELLER, MULLER and Müller all fold to MULLER."""
     return word.replace("AE", "A").replace("OE", "O").replace("UE", "U")

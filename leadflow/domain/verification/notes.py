@@ -24,5 +24,8 @@ class Note:
 
 @dataclass(frozen=True)
 class Applicant:
-    """The client the document should belong to."""
+    """Whom a document should belong to: the client who uploaded it (an ID must carry their profile
+    name), and, for a document of a case, the case's applicants (it must name one of them)."""
     name: str | None = None
+    case: tuple = ()      # leadflow.domain.applicants.Person; empty: no case, no one to match
+    assigned: tuple = ()  # the applicant ids a person gave the document to: whose it is is settled

@@ -106,6 +106,16 @@ def judge(rules: TypeRules, content: dict, applicant: Applicant, today: date) ->
     return Judgement(tuple(rejections), unreadable, tuple(doubts))
 
 
+def confidently_read(content: dict) -> dict:
+    """Every field read with confidence (field_confidence >= READ_THRESHOLD) or set by a person;
+    content without confidences (another service, an older version) counts a present value as read."""
+    raw = content.get("fields") if isinstance(content.get("fields"), dict) else {}
+    confidence = content.get("field_confidence") if isinstance(content.get("field_confidence"), dict) else {}
+    by_person = set(content.get("read_by_person") or ())
+    return {name: value for name, value in raw.items()
+            if value not in (None, "") and _confidence(name, confidence, by_person, set()) >= READ_THRESHOLD}
+
+
 def unreadable_note(rules: TypeRules, unreadable: tuple[Field, ...]) -> Note:
     """ "We could not read the pay month on this payslip; a specialist will check it." """
     one = len(unreadable) == 1
