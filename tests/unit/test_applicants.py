@@ -77,11 +77,14 @@ def test_a_persons_assignment_settles_whose_it_is_and_outside_a_case_nobody_is_m
     assert verify_type("payslip", PAYSLIP, Applicant("Priya Sharma"), TODAY).status == Status.VERIFIED
 
 
-def test_the_co_applicants_passport_is_welcome_and_a_strangers_still_rejected():
+def test_the_co_applicants_passport_is_welcome_and_a_strangers_goes_to_a_person_unless_confirmed():
     passport = {"fields": {"surname": "MUELLER", "given_names": "JONAS", "expiry_date": "2031-01-01",
                            "mrz_valid": True}}
     verdict = verify_type("id_document", passport, Applicant("Priya Sharma", CASE), TODAY)
     assert verdict.status == Status.VERIFIED and verdict.applicants == (2,)
     stranger = {"fields": {**passport["fields"], "surname": "VORLAGE", "given_names": "AMIRA"}}
-    rejected = verify_type("id_document", stranger, Applicant("Priya Sharma", CASE), TODAY)
+    doubted = verify_type("id_document", stranger, Applicant("Priya Sharma", CASE), TODAY)
+    assert doubted.status == Status.ACTION_REQUIRED and doubted.notes[0].code == "value_unconfirmed"
+    confirmed = {**stranger, "confirmed": {"surname": "printed_twice", "given_names": "printed_twice"}}
+    rejected = verify_type("id_document", confirmed, Applicant("Priya Sharma", CASE), TODAY)
     assert rejected.status == Status.REJECTED and rejected.notes[0].code == "id_name_mismatch"
