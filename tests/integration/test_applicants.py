@@ -10,7 +10,7 @@ from leadflow.extensions import db
 from leadflow.models import Applicant, Document, Workspace
 from leadflow.ports import current_ports
 from leadflow.services import case_file, checklist
-from tests.conftest import SAMPLES
+from tests.corpus import SAMPLES
 from tests.integration.web_client import post, signed_in
 
 SETTLED = ("VERIFIED", "REJECTED", "ACTION_REQUIRED")
