@@ -7,6 +7,7 @@ import json
 from flask import Blueprint, abort, redirect, render_template, request
 from flask_login import current_user, login_required
 
+from leadflow import words
 from leadflow.domain.audience import may_work_on_data, retry_offered
 from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
@@ -15,7 +16,7 @@ from leadflow.ports import current_ports
 from leadflow.services import documents, review, version_store, views
 from leadflow.services import versions as version_service
 from leadflow.web import params
-from leadflow.web.templating import preload_names
+from leadflow.web.templating import page_language, preload_names
 
 bp = Blueprint("documents", __name__)
 
@@ -212,11 +213,16 @@ def _preview_kind(doc: Document) -> str:
 
 
 def _field_view(value) -> dict:
-    """How a field is edited: scalars in a text box, lists and objects as JSON."""
+    """How a field is edited: scalars in a text box, lists and objects as JSON; a date, alone or
+    inside a list or object, as the page's language writes dates (`_dated` reads either back)."""
+    language = page_language()
     if isinstance(value, (dict, list)):
-        return {"kind": "json", "text": json.dumps(value, ensure_ascii=False, indent=1), "value": value}
+        return {"kind": "json", "text": json.dumps(_shown_dates(value, language), ensure_ascii=False, indent=1),
+                "value": value}
     if value is None:
         return {"kind": "text", "text": "", "value": None}
+    if isinstance(value, str) and words.parse_day(value):
+        return {"kind": "date", "text": words.day(value, language), "value": value}
     if isinstance(value, bool):
         return {"kind": "json", "text": json.dumps(value), "value": value}
     return {"kind": "number" if isinstance(value, (int, float)) else "text", "text": str(value), "value": value}
@@ -238,7 +244,7 @@ def _changes_from_form(doc: Document, form) -> dict:
             continue
         text = form.get(key, "")
         if view["kind"] == "json" and text.strip():
-            value = _parse(name, text, "json")
+            value = _dated(_parse(name, text, "json"), view["value"])
             if value != view["value"]:
                 changes[name] = value
         elif text.strip() != view["text"].strip():
@@ -260,6 +266,9 @@ def _parse(name: str, text: str, kind: str):
             return json.loads(text)
         except ValueError:
             raise InvalidInput(f"“{name}” must be valid JSON (a list in [...], an object in {{...}}).")
+    if kind == "date":
+        day = words.parse_day(text)
+        return day.isoformat() if day else text
     if kind == "number":
         try:
             return int(text)
@@ -269,6 +278,30 @@ def _parse(name: str, text: str, kind: str):
             except ValueError:
                 return text
     return text
+
+
+def _shown_dates(value, language: str):
+    """A list's or object's dates in the language's format, for the JSON box."""
+    if isinstance(value, dict):
+        return {k: _shown_dates(v, language) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown_dates(v, language) for v in value]
+    return words.day(value, language) if isinstance(value, str) and words.parse_day(value) else value
+
+
+def _dated(new, old):
+    """What the JSON box sent, with each date it shows in the page's format read back: where it is
+    the date stored there, the stored string as it was (so an untouched box changes nothing); a
+    date typed anew, as an ISO date."""
+    if isinstance(new, dict):
+        return {k: _dated(v, old.get(k) if isinstance(old, dict) else None) for k, v in new.items()}
+    if isinstance(new, list):
+        olds = old if isinstance(old, list) else []
+        return [_dated(v, olds[i] if i < len(olds) else None) for i, v in enumerate(new)]
+    day = words.parse_day(new) if isinstance(new, str) else None
+    if day is None:
+        return new
+    return old if isinstance(old, str) and words.parse_day(old) == day else day.isoformat()
 
 
 def _panel_answer(name: str, doc: Document, *, status: int = 200, **extra):

@@ -28,7 +28,7 @@ STUCK = (
     (Status.PENDING, "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", "pending",
      "the pending sweep enqueues it again"),
     (Status.PROCESSING, "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", "stalled",
-     "the stalled sweep resets it to PENDING and enqueues it"),
+     "the stalled sweep puts it back in the queue and enqueues it"),
 )
 
 
