@@ -203,8 +203,12 @@ def parse_day(text: str | None) -> date | None:
 
 
 def dates_in(text, language: str):
-    """Free text with every valid date in it written in the language's format; anything that is
-    not text is returned as it is."""
+    """Free text with every valid date in it written in the language's format; the strings of a
+    list or object likewise; anything else as it is."""
+    if isinstance(text, dict):
+        return {key: dates_in(value, language) for key, value in text.items()}
+    if isinstance(text, list):
+        return [dates_in(value, language) for value in text]
     if not isinstance(text, str):
         return text
     return DATE_IN_TEXT.sub(lambda m: _reformat(m, language), text)
