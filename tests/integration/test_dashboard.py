@@ -412,4 +412,4 @@ def test_reprocess_customise_and_revert_from_the_page_each_add_a_version(app, wo
     assert reverted.status_code == 200 and "Back to the original extraction" in reverted.get_data(as_text=True)
     assert causes() == ["generated", "reprocessed", "customised", "reverted"]
     fields = advisor.get(f"/documents/{document_id}/panels/fields").get_data(as_text=True)
-    assert "version 4 · reverted" in fields and 'name="field.period_start"' in fields
+    assert "version 4 · Back to the original reading" in fields and 'name="field.period_start"' in fields
