@@ -24,9 +24,10 @@ LANGUAGES = ("en", "de")
 DEFAULT = "en"
 
 # One pattern per language, everywhere: 06.12.2026 in German, 6 Dec 2026 in English (the month
-# as a word cannot be mistaken for the American month-first order).
+# as a word cannot be mistaken for the American month-first order). With the time, as the
+# portal's script writes a time in the browser's zone (Intl "medium" of de-DE and en-GB).
 DAY = {"de": "dd.MM.yyyy", "en": "d MMM yyyy"}
-MOMENT = {"de": "dd.MM.yyyy HH:mm", "en": "d MMM yyyy, HH:mm"}
+MOMENT = {"de": "dd.MM.yyyy, HH:mm", "en": "d MMM yyyy, HH:mm"}
 MONTH = {"de": "MM/yyyy", "en": "MMM yyyy"}
 
 
@@ -43,6 +44,14 @@ STATUS = {
     "VERIFIED": N_("Verified"),
     "REJECTED": N_("Rejected"),
     "ACTION_REQUIRED": N_("Needs a person"),
+}
+
+# Who a person is (User.role), as the page's header names them.
+ROLE = {
+    "client": N_("Client"),
+    "advisor": N_("Advisor"),
+    "brokerage_admin": N_("Brokerage admin"),
+    "platform_admin": N_("Platform admin"),
 }
 
 # Why a document was rejected or handed to a person (leadflow.domain.lifecycle.RejectionCode).
@@ -125,7 +134,7 @@ def status(code: str | None, language: str) -> str:
 def code(value: str | None, language: str) -> str:
     """Any code a page may meet, as words; the general word for one no table knows."""
     value = str(value or "")
-    for table in (STATUS, REJECTION, ACTION, OTHER):
+    for table in (STATUS, REJECTION, ACTION, OTHER, ROLE):
         if value in table:
             return say(table[value], language)
         if value.lower() in table:

@@ -164,7 +164,7 @@ def test_emails_say_why_in_words_and_date_as_the_language_does(language):
         _check(body, language, (), where=subject)
         _check(html.escape(text), language, (), where=subject)
     assert {"en": "15 Apr 2012", "de": "15.04.2012"}[language] in rejected[1]
-    assert {"en": "15 Nov 2026, 12:00", "de": "15.11.2026 12:00"}[language] in digest[1]
+    assert {"en": "15 Nov 2026, 12:00", "de": "15.11.2026, 12:00"}[language] in digest[1]
 
 
 def test_the_codes_stay_in_the_json_api(app, world, case):
