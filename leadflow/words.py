@@ -211,13 +211,15 @@ def parse_day(text: str | None) -> date | None:
     return _date_of(match)
 
 
-def dates_in(text, language: str):
+def dates_in(text, language: str, _depth: int = 0):
     """Free text with every valid date in it written in the language's format; the strings of a
-    list or object likewise; anything else as it is."""
+    list or object likewise (to a depth read values never reach); anything else as it is."""
+    if _depth > 20:
+        return text
     if isinstance(text, dict):
-        return {key: dates_in(value, language) for key, value in text.items()}
+        return {key: dates_in(value, language, _depth + 1) for key, value in text.items()}
     if isinstance(text, list):
-        return [dates_in(value, language) for value in text]
+        return [dates_in(value, language, _depth + 1) for value in text]
     if not isinstance(text, str):
         return text
     return DATE_IN_TEXT.sub(lambda m: _reformat(m, language), text)

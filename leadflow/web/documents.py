@@ -280,24 +280,33 @@ def _parse(name: str, text: str, kind: str):
     return text
 
 
-def _shown_dates(value, language: str):
+# Read values nest a level or two (a statement's bookings); deeper than this is left as it is, so
+# that a hostile box of nested lists cannot exhaust the stack.
+DATES_DEPTH = 20
+
+
+def _shown_dates(value, language: str, depth: int = 0):
     """A list's or object's dates in the language's format, for the JSON box."""
+    if depth > DATES_DEPTH:
+        return value
     if isinstance(value, dict):
-        return {k: _shown_dates(v, language) for k, v in value.items()}
+        return {k: _shown_dates(v, language, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [_shown_dates(v, language) for v in value]
+        return [_shown_dates(v, language, depth + 1) for v in value]
     return words.day(value, language) if isinstance(value, str) and words.parse_day(value) else value
 
 
-def _dated(new, old):
+def _dated(new, old, depth: int = 0):
     """What the JSON box sent, with each date it shows in the page's format read back: where it is
     the date stored there, the stored string as it was (so an untouched box changes nothing); a
     date typed anew, as an ISO date."""
+    if depth > DATES_DEPTH:
+        return new
     if isinstance(new, dict):
-        return {k: _dated(v, old.get(k) if isinstance(old, dict) else None) for k, v in new.items()}
+        return {k: _dated(v, old.get(k) if isinstance(old, dict) else None, depth + 1) for k, v in new.items()}
     if isinstance(new, list):
         olds = old if isinstance(old, list) else []
-        return [_dated(v, olds[i] if i < len(olds) else None) for i, v in enumerate(new)]
+        return [_dated(v, olds[i] if i < len(olds) else None, depth + 1) for i, v in enumerate(new)]
     day = words.parse_day(new) if isinstance(new, str) else None
     if day is None:
         return new
