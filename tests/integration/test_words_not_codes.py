@@ -167,6 +167,20 @@ def test_emails_say_why_in_words_and_date_as_the_language_does(language):
     assert {"en": "15 Nov 2026, 12:00", "de": "15.11.2026, 12:00"}[language] in digest[1]
 
 
+def test_staff_choose_their_language_in_the_header_and_the_page_comes_back_in_it(app, world, case):
+    from tests.integration.web_client import post
+    advisor = signed_in(app, world.advisor_a)
+    assert 'name="language" value="de"' in advisor.get("/dashboard").get_data(as_text=True)
+    answer = post(advisor, "/language", {"language": "de", "next": "/dashboard?status=VERIFIED"}, htmx=False)
+    assert answer.status_code == 303 and answer.headers["Location"].endswith("/dashboard?status=VERIFIED")
+    page = advisor.get("/dashboard").get_data(as_text=True)
+    assert '<html lang="de">' in page and ">Geprüft<" in page and ">Verified<" not in page
+    assert post(advisor, "/language", {"language": "fr"}, htmx=False).status_code == 400
+    assert post(advisor, "/language", {"language": "en", "next": "//evil.example/"}, htmx=False).headers[
+        "Location"].endswith("/dashboard")
+    assert '<html lang="en">' in advisor.get("/dashboard").get_data(as_text=True)
+
+
 def test_the_codes_stay_in_the_json_api(app, world, case):
     rejected = case["others"]["REJECTEDVERIFICATION_FAILED"]
     body = world.advisor_a.api.get(f"/api/documents/{rejected}").json()
