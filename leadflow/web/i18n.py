@@ -128,8 +128,8 @@ ERRORS = {
 }
 
 def select_locale() -> str:
-    """Flask-Babel's locale: the signed-in user's language (clients choose it on the portal, staff keep
-    English), else the browser's best match, else English."""
+    """Flask-Babel's locale: the signed-in user's language (clients choose it on the portal, staff in
+    the page's header), else the browser's best match, else English."""
     if not has_request_context():
         return DEFAULT
     if getattr(current_user, "is_authenticated", False):
