@@ -145,11 +145,13 @@ def code(value: str | None, language: str) -> str:
 
 
 def without_codes(text: str | None, language: str) -> str:
-    """Free text (a history note, an old stored note) with every code in it put into words:
-    upper-case codes always, lower-case ones where a table knows them (a lower-case word joined
-    by underscores may be a client's file name)."""
-    text = UPPER_CODE.sub(lambda m: code(m.group(0), language), str(text or ""))
-    return LOWER_CODE.sub(lambda m: code(m.group(0), language) if _known(m.group(0)) else m.group(0), text)
+    """Free text (a history note, an old stored note, a check naming documents) with the codes in
+    it put into words: those a table knows, and any of our SYSTEM_ family. Nothing else: a word
+    joined by underscores may be a client's file name or title (IMG_2041.jpg, payslip_october)."""
+    def said(match):
+        found = match.group(0)
+        return code(found, language) if _known(found) or found.startswith("SYSTEM_") else found
+    return LOWER_CODE.sub(said, UPPER_CODE.sub(said, str(text or "")))
 
 
 # --- dates ------------------------------------------------------------------------------------
@@ -252,7 +254,7 @@ def _date_of(match) -> date | None:
 
 
 def _known(value: str) -> bool:
-    return any(value in table for table in (ACTION, OTHER)) or value in document_types.TYPES
+    return any(value in table for table in (STATUS, REJECTION, ACTION, OTHER)) or value in document_types.TYPES
 
 
 def _lang(language: str | None) -> str:

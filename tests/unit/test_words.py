@@ -49,5 +49,7 @@ def test_an_unknown_code_is_one_general_word_never_itself():
 
 
 def test_codes_in_free_text_become_words_but_a_file_name_stays():
-    said = words.without_codes("retry after SYSTEM_EXTRACTION_FAILED; decided: bank_statement; my_payslip.pdf", "en")
-    assert said == "retry after Our reading service failed; decided: Bank statement; my_payslip.pdf"
+    said = words.without_codes("retry after SYSTEM_EXTRACTION_FAILED; decided: bank_statement; my_payslip.pdf, "
+                               "IMG_2041.JPG; SYSTEM_NEW", "en")
+    assert said == ("retry after Our reading service failed; decided: Bank statement; my_payslip.pdf, "
+                    "IMG_2041.JPG; Something else")
