@@ -29,6 +29,8 @@ DEFAULT = "en"
 DAY = {"de": "dd.MM.yyyy", "en": "d MMM yyyy"}
 MOMENT = {"de": "dd.MM.yyyy, HH:mm", "en": "d MMM yyyy, HH:mm"}
 MONTH = {"de": "MM/yyyy", "en": "MMM yyyy"}
+# British English, as the portal's script formats times in the browser (Intl en-GB): "6 Sept 2026".
+LOCALE = {"de": "de_DE", "en": "en_GB"}
 
 
 def N_(msgid: str) -> str:
@@ -165,7 +167,7 @@ def day(value, language: str) -> str:
         return day(parsed, language) if parsed else value
     if isinstance(value, datetime):
         value = value.date()
-    return format_date(value, DAY[_lang(language)], locale=_lang(language))
+    return format_date(value, DAY[_lang(language)], locale=LOCALE[_lang(language)])
 
 
 def moment(value, language: str) -> str:
@@ -174,7 +176,7 @@ def moment(value, language: str) -> str:
         return ""
     if not isinstance(value, datetime):
         return day(value, language)
-    return format_datetime(value, MOMENT[_lang(language)], tzinfo=timezone.utc, locale=_lang(language))
+    return format_datetime(value, MOMENT[_lang(language)], tzinfo=timezone.utc, locale=LOCALE[_lang(language)])
 
 
 def month(value, language: str) -> str:
@@ -184,7 +186,7 @@ def month(value, language: str) -> str:
             value = datetime.strptime(value, "%Y-%m").date()
         except ValueError:
             return value
-    return format_date(value, MONTH[_lang(language)], locale=_lang(language))
+    return format_date(value, MONTH[_lang(language)], locale=LOCALE[_lang(language)])
 
 
 MONTHS = {name: n for n, names in enumerate((

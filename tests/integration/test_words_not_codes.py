@@ -24,7 +24,7 @@ DATE_LIKE = re.compile(
     r"|\b\d{1,2}\.?\s+(?:" + MONTH_WORDS + r")\.?,?\s+\d{4}\b"
     r"|\b(?:" + MONTH_WORDS + r")\.?\s+\d{1,2},\s+\d{4}\b")
 FORMAT = {"de": re.compile(r"\d{2}\.\d{2}\.\d{4}"),
-          "en": re.compile(r"\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}")}
+          "en": re.compile(r"\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept|Oct|Nov|Dec) \d{4}")}
 INVISIBLE = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
 TEXTAREA = re.compile(r"<textarea\b[^>]*>(.*?)</textarea>", re.S | re.I)
 TEXT_INPUT_VALUE = re.compile(r'<input\b(?=[^>]*\btype="text")[^>]*\bvalue="([^"]*)"', re.I)

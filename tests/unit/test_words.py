@@ -14,6 +14,7 @@ def test_each_language_has_one_format_for_a_day_and_one_for_a_moment(language, d
     assert words.day(datetime(2026, 12, 6, 23, 59), language) == day
     assert words.moment(datetime(2026, 12, 6, 9, 5), language) == moment
     assert words.day("2026-12-06", language) == day
+    assert words.day(date(2026, 9, 6), language) == {"en": "6 Sept 2026", "de": "06.09.2026"}[language]
 
 
 @pytest.mark.parametrize("typed", ["2026-12-06", "06.12.2026", "6.12.2026", "6 Dec 2026", "6 December 2026",
