@@ -180,13 +180,54 @@ def moment(value, language: str) -> str:
 
 
 def month(value, language: str) -> str:
-    """A month (a date, or 'yyyy-mm') as the language writes it: 'Dec 2026', '12/2026'."""
+    """A month (a date, or a string `parse_month` reads) as the language writes it: 'Dec 2026',
+    '12/2026'."""
     if isinstance(value, str):
-        try:
-            value = datetime.strptime(value, "%Y-%m").date()
-        except ValueError:
+        parsed = parse_month(value)
+        if parsed is None:
             return value
+        value = parsed
     return format_date(value, MONTH[_lang(language)], locale=LOCALE[_lang(language)])
+
+
+def parse_month(text: str | None) -> date | None:
+    """The month a whole string names: '2026-08', '08/2026', 'Aug 2026', 'August 2026',
+    'Oktober 2026' (its first day); None for anything else."""
+    text = (text or "").strip()
+    found = re.fullmatch(r"(\d{4})-(\d{2})|(\d{1,2})/(\d{4})|" + _MONTH_NAME + r"\.?\s+(\d{4})", text, re.IGNORECASE)
+    if not found:
+        return None
+    try:
+        if found.group(1):
+            return date(int(found.group(1)), int(found.group(2)), 1)
+        if found.group(3):
+            return date(int(found.group(4)), int(found.group(3)), 1)
+        return date(int(found.group(6)), MONTHS[found.group("mname").lower()], 1)
+    except ValueError:
+        return None
+
+
+def shown(value, language: str):
+    """A read value as the page shows it: a whole date or month in the language's format,
+    anything else as it is; `read_back` undoes it."""
+    if isinstance(value, str):
+        if parse_day(value):
+            return day(value, language)
+        if parse_month(value):
+            return month(value, language)
+    return value
+
+
+def read_back(text: str, was=None) -> str:
+    """What a person left or typed in a box `shown` filled: the value as it was read where it
+    still names the same day or month (an untouched box changes nothing), else a date or month
+    typed in either language as ISO (2026-12-06, 2026-12), else the text as typed."""
+    typed_day, typed_month = parse_day(text), None if parse_day(text) else parse_month(text)
+    if typed_day is not None:
+        return was if isinstance(was, str) and parse_day(was) == typed_day else typed_day.isoformat()
+    if typed_month is not None:
+        return was if isinstance(was, str) and parse_month(was) == typed_month else typed_month.strftime("%Y-%m")
+    return text
 
 
 MONTHS = {name: n for n, names in enumerate((
@@ -203,6 +244,10 @@ DATE_IN_TEXT = re.compile(
     r"|\b(?P<wd>\d{1,2})\.?\s+" + _MONTH_NAME + r"\.?,?\s+(?P<wy>\d{4})\b"
     r"|\b(?P<mname2>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?\s+(?P<md>\d{1,2}),?\s+(?P<my>\d{4})\b",
     re.IGNORECASE)
+
+
+# A month written as machines write it (a payslip's period, "2026-08"), alone in free text.
+ISO_MONTH = re.compile(r"(?<![\d-])\d{4}-(?:0[1-9]|1[0-2])(?![\d-])")
 
 
 def parse_day(text: str | None) -> date | None:
@@ -226,7 +271,8 @@ def dates_in(text, language: str, _depth: int = 0):
         return [dates_in(value, language, _depth + 1) for value in text]
     if not isinstance(text, str):
         return text
-    return DATE_IN_TEXT.sub(lambda m: _reformat(m, language), text)
+    text = DATE_IN_TEXT.sub(lambda m: _reformat(m, language), text)
+    return ISO_MONTH.sub(lambda m: month(m.group(0), language), text)
 
 
 # --- helpers -------------------------------------------------------------------------------

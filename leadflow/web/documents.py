@@ -213,16 +213,16 @@ def _preview_kind(doc: Document) -> str:
 
 
 def _field_view(value) -> dict:
-    """How a field is edited: scalars in a text box, lists and objects as JSON; a date, alone or
-    inside a list or object, as the page's language writes dates (`_dated` reads either back)."""
+    """How a field is edited: scalars in a text box, lists and objects as JSON; a date or a month,
+    alone or inside a list or object, as the page's language writes it (`_dated` reads it back)."""
     language = page_language()
     if isinstance(value, (dict, list)):
         return {"kind": "json", "text": json.dumps(_shown_dates(value, language), ensure_ascii=False, indent=1),
                 "value": value}
     if value is None:
         return {"kind": "text", "text": "", "value": None}
-    if isinstance(value, str) and words.parse_day(value):
-        return {"kind": "date", "text": words.day(value, language), "value": value}
+    if isinstance(value, str) and words.shown(value, language) != value:
+        return {"kind": "date", "text": words.shown(value, language), "value": value}
     if isinstance(value, bool):
         return {"kind": "json", "text": json.dumps(value), "value": value}
     return {"kind": "number" if isinstance(value, (int, float)) else "text", "text": str(value), "value": value}
@@ -267,8 +267,7 @@ def _parse(name: str, text: str, kind: str):
         except ValueError:
             raise InvalidInput(f"“{name}” must be valid JSON (a list in [...], an object in {{...}}).")
     if kind == "date":
-        day = words.parse_day(text)
-        return day.isoformat() if day else text
+        return words.read_back(text)
     if kind == "number":
         try:
             return int(text)
@@ -293,13 +292,12 @@ def _shown_dates(value, language: str, depth: int = 0):
         return {k: _shown_dates(v, language, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
         return [_shown_dates(v, language, depth + 1) for v in value]
-    return words.day(value, language) if isinstance(value, str) and words.parse_day(value) else value
+    return words.shown(value, language)
 
 
 def _dated(new, old, depth: int = 0):
-    """What the JSON box sent, with each date it shows in the page's format read back: where it is
-    the date stored there, the stored string as it was (so an untouched box changes nothing); a
-    date typed anew, as an ISO date."""
+    """What the JSON box sent, each date or month it shows in the page's format read back
+    (leadflow.words.read_back: an untouched one as it was stored, one typed anew as ISO)."""
     if depth > DATES_DEPTH:
         return new
     if isinstance(new, dict):
@@ -307,10 +305,7 @@ def _dated(new, old, depth: int = 0):
     if isinstance(new, list):
         olds = old if isinstance(old, list) else []
         return [_dated(v, olds[i] if i < len(olds) else None, depth + 1) for i, v in enumerate(new)]
-    day = words.parse_day(new) if isinstance(new, str) else None
-    if day is None:
-        return new
-    return old if isinstance(old, str) and words.parse_day(old) == day else day.isoformat()
+    return words.read_back(new, old) if isinstance(new, str) else new
 
 
 def _panel_answer(name: str, doc: Document, *, status: int = 200, **extra):

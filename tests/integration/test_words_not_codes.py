@@ -23,6 +23,9 @@ DATE_LIKE = re.compile(
     r"|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b"
     r"|\b\d{1,2}\.?\s+(?:" + MONTH_WORDS + r")\.?,?\s+\d{4}\b"
     r"|\b(?:" + MONTH_WORDS + r")\.?\s+\d{1,2},\s+\d{4}\b")
+# ... and a month: 08/2026 in German, Aug 2026 in English; never as machines write it (2026-08).
+MONTH_LIKE = re.compile(r"(?<![\d-])\d{4}-\d{2}(?![\d-])|\b\d{1,2}/\d{4}\b")
+MONTH_FORMAT = {"de": re.compile(r"\d{2}/\d{4}"), "en": re.compile(r"(?!)")}
 FORMAT = {"de": re.compile(r"\d{2}\.\d{2}\.\d{4}"),
           "en": re.compile(r"\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sept|Oct|Nov|Dec) \d{4}")}
 INVISIBLE = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
@@ -124,7 +127,7 @@ def test_every_page_shows_words_not_codes_and_dates_in_the_pages_format(app, wor
     for person in (world.client_a, world.advisor_a, world.admin_a, world.platform_admin):
         update_user(app, person.user_id, language=language)
     workspace = world.workspace_a
-    documents = [*case["others"].values(), case["verified"][0], case["statement"]]
+    documents = [*case["others"].values(), *case["verified"][:2], case["statement"]]   # an ID, a payslip
     case_pages = [f"/workspaces/{workspace}", f"/workspaces/{workspace}/checks", f"/workspaces/{workspace}/checklist",
                   f"/workspaces/{workspace}/package", f"/workspaces/{workspace}/ending",
                   f"/workspaces/{case['closed']}", f"/workspaces/{case['closed']}/ending"]
@@ -149,6 +152,8 @@ def test_every_page_shows_words_not_codes_and_dates_in_the_pages_format(app, wor
                 dated.add(path)
             if path == "/dashboard":
                 assert {"en": ">Verified<", "de": ">Geprüft<"}[language] in page
+            if path.endswith(f"{workspace}/checks"):   # the case checks' own dates, as the page writes them
+                assert {"en": "starts on 1 Jan 2027", "de": "01.01.2027"}[language] in page
     login = app.test_client().get("/login", headers={"Accept-Language": language})
     assert login.status_code == 200
     _check(login.get_data(as_text=True), language, (), where="/login")
@@ -236,5 +241,7 @@ def _check(page: str, language: str, file_names, where: str) -> bool:
     assert not snakes, f"{where} ({language}) shows codes: {snakes}"
     shown = [m.group(0) for m in DATE_LIKE.finditer(" ".join((visible, boxes, text_inputs)))]
     wrong = [d for d in shown if not FORMAT[language].fullmatch(d)]
+    wrong += [m.group(0) for m in MONTH_LIKE.finditer(" ".join((visible, boxes, text_inputs)))
+              if not MONTH_FORMAT[language].fullmatch(m.group(0))]
     assert not wrong, f"{where} ({language}) shows dates not in the {language} format: {wrong}"
     return bool(shown)

@@ -54,3 +54,19 @@ def test_codes_in_free_text_become_words_but_a_file_name_stays():
                                "IMG_2041.JPG; SYSTEM_NEW", "en")
     assert said == ("retry after Our reading service failed; decided: Bank statement; my_payslip.pdf, "
                     "IMG_2041.JPG; Something else")
+
+
+def test_a_month_reads_in_either_language_and_shows_in_the_pages():
+    for typed in ("2026-08", "08/2026", "8/2026", "Aug 2026", "August 2026", "Aug. 2026"):
+        assert words.parse_month(typed) == date(2026, 8, 1), typed
+    assert words.parse_month("13/2026") is None and words.parse_month("in 2026-08") is None
+    assert words.shown("2026-08", "de") == "08/2026" and words.shown("2026-08", "en") == "Aug 2026"
+    assert words.dates_in("payslips 2026-08: 2,351.92 €", "de") == "payslips 08/2026: 2,351.92 €"
+
+
+def test_a_value_read_back_is_as_it_was_when_untouched_and_iso_when_typed_anew():
+    assert words.read_back("08/2026", "2026-08") == "2026-08"
+    assert words.read_back("09/2026", "2026-08") == "2026-09"
+    assert words.read_back("15.04.2012", "15 April 2012") == "15 April 2012"
+    assert words.read_back("6 Dec 2026", "2026-12-05") == "2026-12-06"
+    assert words.read_back("not a date", "2026-12-05") == "not a date"
