@@ -26,7 +26,7 @@
     var after = current && (nextRow(current) || previousRow(current));
     before = {rows: rowsOf(list).map(function (row) {
       var error = row.querySelector(".note.error");
-      return {id: row.id, title: row.dataset.title || "A document", status: (row.dataset.status || "").replace("_", " "),
+      return {id: row.id, title: row.dataset.title || "A document", status: row.dataset.statusWords || "",
               error: error && error.textContent};
     }), next: after && after.id, hadFocus: !!current && (current.contains(document.activeElement) || document.activeElement === document.body)};
   });
@@ -132,7 +132,7 @@
     var title = row.dataset.title || "";
     toast.setAttribute("data-document", row.id.replace("document-", ""));
     fill(toast, "title", title);
-    fill(toast, "code", code);
+    fill(toast, "code", row.dataset.reason || "");
     toast.querySelector("[data-slot=open]").href = row.dataset.href;
     var retry = toast.querySelector("[data-slot=retry]");
     retry.setAttribute("hx-post", row.dataset.href + "/retry");

@@ -9,7 +9,7 @@ from functools import lru_cache
 from babel.support import NullTranslations, Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from leadflow import config
+from leadflow import config, words
 
 LANGUAGES = ("en", "de")
 TEMPLATES = config.ROOT / "templates" / "mail"
@@ -34,6 +34,10 @@ def _environment(language: str) -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.install_gettext_translations(_catalog(language), newstyle=True)
+    # The pages' filters (leadflow.web.templating), bound to the email's language.
+    env.filters.update({"day": lambda value: words.day(value, language),
+                        "moment": lambda value: words.moment(value, language),
+                        "without_codes": lambda text: words.dates_in(words.without_codes(text, language), language)})
     return env
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from flask import g, render_template
+from flask_babel import force_locale
 from sqlalchemy import Integer, any_, bindparam
 from sqlalchemy.dialects.postgresql import ARRAY
 
@@ -69,11 +70,11 @@ class Watcher:
 
 def row_kind(watcher: Watcher, document) -> tuple:
     """What a document's row depends on of its viewer (templates/documents/_row.html): users with
-    the same kind get the same HTML. A client's row is in their language; a staff row differs for
+    the same kind get the same HTML. Every row is in its watcher's language; a staff row differs for
     platform admins (brokerage name, the review form) and where a retry button is offered."""
     if watcher.role == Role.CLIENT:
         return ("client", watcher.language)
-    return ("staff", watcher.is_platform_admin,
+    return ("staff", watcher.language, watcher.is_platform_admin,
             retry_offered(watcher.role, document.status, document.rejection_code))
 
 
@@ -314,8 +315,10 @@ class Hub:
                         kind = kinds[(watcher.role, watcher.language)] = row_kind(watcher, document)
                     html = rendered.get(kind)
                     if html is None:
-                        html = rendered[kind] = render_template("documents/_row.html", document=document,
-                                                                viewer=watcher, oob=True)
+                        # In the watcher's language: the page's filters and _() read the locale.
+                        with force_locale(watcher.language):
+                            html = rendered[kind] = render_template("documents/_row.html", document=document,
+                                                                    viewer=watcher, oob=True)
                         self.renders += 1
                     rows[user_id].append(html)
             self._keep_names()

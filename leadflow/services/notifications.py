@@ -188,7 +188,7 @@ def advisor_digest(session: Session, ports: Ports, user_id: int) -> int:
     cases = [{"name": names.get(workspace_id, f"#{workspace_id}"), "url": _url(ports, f"/workspaces/{workspace_id}"),
               **lists} for workspace_id, lists in sorted(changed.items(), key=lambda kv: names.get(kv[0], ""))]
     _queue(session, ports, user, ADVISOR_DIGEST, ["digest"], None, cases=cases,
-           since=f"{since:%Y-%m-%d %H:%M}", dashboard_url=_url(ports, "/dashboard"))
+           since=since, dashboard_url=_url(ports, "/dashboard"))
     outbox.commit(session)
     return 1
 

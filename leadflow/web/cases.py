@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from leadflow import countries
+from leadflow import countries, words
 from leadflow.domain.applicants import ROLES
 from leadflow.domain.audience import STAFF_ROLES, Role, may_name_applicants, may_plan_payout, may_see_case_checks
 from leadflow.errors import LeadflowError
@@ -15,7 +15,7 @@ from leadflow.models import Workspace
 from leadflow.services import applicants, case_file, checklist, views
 from leadflow.web.i18n import language_of
 from leadflow.web.auth import roles_required
-from leadflow.web.templating import preload_names
+from leadflow.web.templating import page_language, preload_names
 from leadflow.ports import current_ports
 
 bp = Blueprint("cases", __name__)
@@ -70,7 +70,8 @@ def set_payout_date(workspace_id):
     try:
         day = _payout_date(request.form.get("planned_payout_date"))
     except ValueError:
-        return _page(case, payout_error=_("Enter the payout date as a date, e.g. 2027-03-31.")), 400
+        return _page(case, payout_error=_("Enter the payout date as a date, e.g. %(day)s.",
+                                          day=words.day(EXAMPLE_PAYOUT, page_language()))), 400
     case_file.set_planned_payout(db.session, case, day)
     return redirect(url_for("cases.show", workspace_id=case.id) + "#case-file", code=303)
 
@@ -106,6 +107,7 @@ def set_applicant(workspace_id, role):
 
 # A payout date outside these is a typing slip, not a plan.
 MIN_PAYOUT, MAX_PAYOUT = date(2000, 1, 1), date(2100, 12, 31)
+EXAMPLE_PAYOUT = date(2027, 3, 31)
 
 
 def _payout_date(raw) -> date | None:

@@ -1,7 +1,5 @@
 """The brokerage admin's credits page: balance, open reservations, pages settled per month as a
 chart, the ledger check and the clients who reached today's page allowance."""
-from datetime import datetime
-
 from flask import Blueprint, current_app, render_template
 from flask_login import current_user
 
@@ -44,7 +42,7 @@ def bar_chart(months: list[tuple[str, int]], width: int = 720, height: int = 240
     for i, (key, pages) in enumerate(months):
         bar_height = round(plot * pages / scale_max, 1)
         x = round(left + i * slot + slot * 0.15, 1)
-        bars.append({"month": key, "label": datetime.strptime(key, "%Y-%m").strftime("%b %y"), "pages": pages,
+        bars.append({"month": key, "pages": pages,
                      "x": x, "width": round(slot * 0.7, 1), "y": round(top + plot - bar_height, 1),
                      "height": bar_height, "cx": round(x + slot * 0.35, 1)})
     ticks = [{"value": step * k, "y": round(top + plot - plot * k / 4, 1)} for k in range(5)]

@@ -8,6 +8,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from leadflow import words
 from leadflow.domain.audience import may_settle_whose, may_work_on_data, retry_offered
 from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
@@ -16,7 +17,7 @@ from leadflow.ports import current_ports
 from leadflow.services import applicants, documents, review, version_store, views, whose
 from leadflow.services import versions as version_service
 from leadflow.web import params
-from leadflow.web.templating import preload_names
+from leadflow.web.templating import page_language, preload_names
 
 bp = Blueprint("documents", __name__)
 
@@ -240,11 +241,16 @@ def _preview_kind(doc: Document) -> str:
 
 
 def _field_view(value) -> dict:
-    """How a field is edited: scalars in a text box, lists and objects as JSON."""
+    """How a field is edited: scalars in a text box, lists and objects as JSON; a date or a month,
+    alone or inside a list or object, as the page's language writes it (`_dated` reads it back)."""
+    language = page_language()
     if isinstance(value, (dict, list)):
-        return {"kind": "json", "text": json.dumps(value, ensure_ascii=False, indent=1), "value": value}
+        return {"kind": "json", "text": json.dumps(_shown_dates(value, language), ensure_ascii=False, indent=1),
+                "value": value}
     if value is None:
         return {"kind": "text", "text": "", "value": None}
+    if isinstance(value, str) and words.shown(value, language) != value:
+        return {"kind": "date", "text": words.shown(value, language), "value": value}
     if isinstance(value, bool):
         return {"kind": "json", "text": json.dumps(value), "value": value}
     return {"kind": "number" if isinstance(value, (int, float)) else "text", "text": str(value), "value": value}
@@ -266,7 +272,7 @@ def _changes_from_form(doc: Document, form) -> dict:
             continue
         text = form.get(key, "")
         if view["kind"] == "json" and text.strip():
-            value = _parse(name, text, "json")
+            value = _dated(_parse(name, text, "json"), view["value"])
             if value != view["value"]:
                 changes[name] = value
         elif text.strip() != view["text"].strip():
@@ -288,6 +294,8 @@ def _parse(name: str, text: str, kind: str):
             return json.loads(text)
         except ValueError:
             raise InvalidInput(f"“{name}” must be valid JSON (a list in [...], an object in {{...}}).")
+    if kind == "date":
+        return words.read_back(text)
     if kind == "number":
         try:
             return int(text)
@@ -297,6 +305,35 @@ def _parse(name: str, text: str, kind: str):
             except ValueError:
                 return text
     return text
+
+
+# Read values nest a level or two (a statement's bookings); deeper than this is left as it is, so
+# that a hostile box of nested lists cannot exhaust the stack.
+DATES_DEPTH = 20
+
+
+def _shown_dates(value, language: str, depth: int = 0):
+    """A list's or object's dates in the language's format, for the JSON box."""
+    if depth > DATES_DEPTH:
+        return value
+    if isinstance(value, dict):
+        return {k: _shown_dates(v, language, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown_dates(v, language, depth + 1) for v in value]
+    return words.shown(value, language)
+
+
+def _dated(new, old, depth: int = 0):
+    """What the JSON box sent, each date or month it shows in the page's format read back
+    (leadflow.words.read_back: an untouched one as it was stored, one typed anew as ISO)."""
+    if depth > DATES_DEPTH:
+        return new
+    if isinstance(new, dict):
+        return {k: _dated(v, old.get(k) if isinstance(old, dict) else None, depth + 1) for k, v in new.items()}
+    if isinstance(new, list):
+        olds = old if isinstance(old, list) else []
+        return [_dated(v, olds[i] if i < len(olds) else None, depth + 1) for i, v in enumerate(new)]
+    return words.read_back(new, old) if isinstance(new, str) else new
 
 
 def _panel_answer(name: str, doc: Document, *, status: int = 200, **extra):

@@ -11,6 +11,7 @@ from flask import has_request_context, request
 from flask_babel import force_locale, gettext
 from flask_login import current_user
 
+from leadflow import words
 from leadflow.domain import document_types, filetypes
 from leadflow.errors import InvalidInput
 
@@ -128,8 +129,8 @@ ERRORS = {
 }
 
 def select_locale() -> str:
-    """Flask-Babel's locale: the signed-in user's language (clients choose it on the portal, staff keep
-    English), else the browser's best match, else English."""
+    """Flask-Babel's locale: the signed-in user's language (clients choose it on the portal, staff in
+    the page's header), else the browser's best match, else English."""
     if not has_request_context():
         return DEFAULT
     if getattr(current_user, "is_authenticated", False):
@@ -155,7 +156,7 @@ def t(key: str, language: str, **values) -> str:
 
 
 def status_label(status: str, language: str) -> str:
-    return _in(language, STATUS[status]) if status in STATUS else status.replace("_", " ")
+    return _in(language, STATUS[status]) if status in STATUS else words.status(status, language)
 
 
 def item_state_label(state: str, language: str) -> str:

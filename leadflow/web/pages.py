@@ -9,8 +9,8 @@ from flask_login import current_user, login_required
 
 from leadflow.extensions import db
 from leadflow.services import views
-from leadflow.web import params
-from leadflow.web.auth import home_for
+from leadflow.web import i18n, params
+from leadflow.web.auth import home_for, safe_next
 
 bp = Blueprint("pages", __name__)
 # Endpoints whose request is signed or streamed as it came; they check it themselves. The bare
@@ -35,6 +35,16 @@ def refuse_unstorable_input():
 @login_required
 def home():
     return redirect(home_for(current_user))
+
+
+@bp.post("/language")
+@login_required
+def language():
+    """Remember the person's language (staff choose it in the page's header, clients on the portal);
+    the page they were on comes back in it."""
+    current_user.language = i18n.checked_language(request.form.get("language"))
+    db.session.commit()
+    return redirect(safe_next(request.form.get("next")) or home_for(current_user), code=303)
 
 
 @bp.get("/partials/documents")

@@ -6,7 +6,7 @@ from datetime import timedelta
 from flask import Blueprint, abort, current_app, render_template, request
 from flask_login import current_user
 
-from leadflow import clock, sweeps
+from leadflow import clock, sweeps, words
 from leadflow.billing import service as billing
 from leadflow.domain.audience import Role
 from leadflow.domain.lifecycle import Status
@@ -28,7 +28,7 @@ STUCK = (
     (Status.PENDING, "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", "pending",
      "the pending sweep enqueues it again"),
     (Status.PROCESSING, "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", "stalled",
-     "the stalled sweep resets it to PENDING and enqueues it"),
+     "the stalled sweep puts it back in the queue and enqueues it"),
 )
 
 
@@ -75,8 +75,9 @@ def decide(document_id):
             document = review_service.decide(db.session, current_ports(), current_user, document_id,
                                              reject_reason=reason)
         elif request.form.get("action") == "read":
-            # The fields the reader missed, as the reviewer read them off the preview.
-            fields = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
+            # The fields the reader missed, as the reviewer read them off the preview; a date typed
+            # as either language writes it (6 Dec 2026, 06.12.2026) goes on as the ISO date.
+            fields = {key.removeprefix(FIELD_PREFIX): _iso_if_day(value) for key, value in request.form.items()
                       if key.startswith(FIELD_PREFIX)}
             document = review_service.decide(db.session, current_ports(), current_user, document_id, fields=fields)
         else:
@@ -92,6 +93,11 @@ def decide(document_id):
         return render_template("documents/_row.html", document=document, viewer=current_user,
                                error=error.message, typed=typed), error.status
     return render_template("documents/_row.html", document=document, viewer=current_user)
+
+
+def _iso_if_day(value: str) -> str:
+    day = words.parse_day(value)
+    return day.isoformat() if day else value
 
 
 def _stuck_context() -> dict:

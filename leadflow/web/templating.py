@@ -1,11 +1,14 @@
-"""What every template may call: labels for types and fields, the names on a document's row, and
-the role predicates that show or hide an action (the services enforce the same predicates).
+"""What every template may call: labels for types and fields, the names on a document's row, the
+role predicates that show or hide an action (the services enforce the same predicates), and the
+filters that put codes into words and dates into the page's format (leadflow.words).
 
 Registered app-wide, not on one blueprint: a row renders for socket pushes too, outside any
 screen's request.
 """
 from flask import g, url_for
+from flask_babel import get_locale
 
+from leadflow import words
 from leadflow.domain import audience, document_types
 from leadflow.domain.lifecycle import is_system_failure
 from leadflow.domain.verification import DOCUMENT_TYPES, unreadable_fields
@@ -22,6 +25,7 @@ ACRONYMS = {"iban", "bic", "id", "mrz", "vat", "ust", "eur"}
 
 def register(app) -> None:
     app.context_processor(helpers)
+    app.jinja_env.filters.update(FILTERS)
 
 
 def helpers() -> dict:
@@ -36,6 +40,8 @@ def helpers() -> dict:
         "may_work_on_data": audience.may_work_on_data, "may_decide": audience.may_decide,
         # the review queue's field inputs
         "unreadable_fields": unreadable_fields, "FIELD_PREFIX": FIELD_PREFIX, "FIELD_HINTS": review_service.TYPED_LIKE,
+        # codes as words, in the page's language (or the one given)
+        "status_words": status_words, "code_words": code_words, "page_language": page_language,
         # the client's words (the portal, and client rows pushed over sockets)
         **i18n.TEMPLATE_HELPERS,
     }
@@ -48,10 +54,49 @@ def type_label(document_type: str | None) -> str:
 
 def field_label(name: str) -> str:
     """'closing_balance' -> 'Closing balance', 'iban' -> 'IBAN'."""
-    words = [w.upper() if w.lower() in ACRONYMS else w for w in str(name).replace("_", " ").split()]
-    if words and words[0] == words[0].lower():
-        words[0] = words[0][:1].upper() + words[0][1:]
-    return " ".join(words) or str(name)
+    parts = [w.upper() if w.lower() in ACRONYMS else w for w in str(name).replace("_", " ").split()]
+    if parts and parts[0] == parts[0].lower():
+        parts[0] = parts[0][:1].upper() + parts[0][1:]
+    return " ".join(parts) or str(name)
+
+
+def page_language() -> str:
+    """The language the page is rendered in: Flask-Babel's locale (the user's language; a socket
+    push renders in its watcher's, leadflow.realtime.hub)."""
+    locale = get_locale()
+    return locale.language if locale is not None and locale.language in words.LANGUAGES else words.DEFAULT
+
+
+def status_words(status: str | None, language: str | None = None) -> str:
+    """'VERIFIED' -> 'Verified' / 'Geprüft'."""
+    return words.status(status, language or page_language())
+
+
+def code_words(code: str | None, language: str | None = None) -> str:
+    """A rejection code, an audit action or a service's error code as words; never the code."""
+    return words.code(code, language or page_language())
+
+
+def _day(value, language: str | None = None) -> str:
+    return words.day(value, language or page_language())
+
+
+def _moment(value, language: str | None = None) -> str:
+    return words.moment(value, language or page_language())
+
+
+def _month(value, language: str | None = None) -> str:
+    return words.month(value, language or page_language())
+
+
+def _dates_in(text, language: str | None = None):
+    return words.dates_in(text, language or page_language())
+
+
+def _without_codes(text, language: str | None = None) -> str:
+    """Free text (a history note) with its codes in words and its dates in the page's format."""
+    language = language or page_language()
+    return words.dates_in(words.without_codes(text, language), language)
 
 
 def retry_offered(viewer, document: Document) -> bool:
@@ -97,3 +142,7 @@ def preload_names(rows: list[Document]) -> None:
 def row_cursor(document: Document) -> str:
     return Cursor.after(document).encode()
 
+
+# Every date on a page goes through `day` or `moment` (one pattern per language), every date
+# inside read values or notes through `dates_in`.
+FILTERS = {"day": _day, "moment": _moment, "month": _month, "dates_in": _dates_in, "without_codes": _without_codes}

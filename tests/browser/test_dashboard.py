@@ -29,7 +29,7 @@ def test_an_advisor_watches_an_upload_settle_live_then_corrects_it_into_a_new_ve
     document_id = world.client_a.api.upload(BANK_STATEMENT, kind="bank_statement",
                                             title="Kontoauszug Oktober 2026").json()["id"]
     row = dashboard.locator(f"#document-{document_id}")
-    expect(row.get_by_test_id("status")).to_have_text("VERIFIED", timeout=SETTLE_TIMEOUT_MS)
+    expect(row.get_by_test_id("status")).to_have_text("Verified", timeout=SETTLE_TIMEOUT_MS)
     expect(dashboard.locator(ROWS).first).to_have_id(f"document-{document_id}")   # newest first
     expect(dashboard.get_by_test_id("count-VERIFIED")).to_have_text(f"{before['VERIFIED'] + 1:,}")
     expect(dashboard.get_by_test_id("count-ALL")).to_have_text(f"{before['ALL'] + 1:,}")
@@ -42,16 +42,16 @@ def test_an_advisor_watches_an_upload_settle_live_then_corrects_it_into_a_new_ve
     dashboard.set_viewport_size({"width": 1280, "height": 1720})
     row.get_by_role("link", name="Kontoauszug Oktober 2026").click()
     dashboard.wait_for_url(f"**/documents/{document_id}")
-    expect(dashboard.get_by_test_id("fields-version")).to_have_text("version 1 · generated")
+    expect(dashboard.get_by_test_id("fields-version")).to_have_text("version 1 · First reading")
     holder = dashboard.locator("#fields-panel").get_by_label("Holder", exact=True)
     holder.fill("Rahul Mustermann-Schmidt")
     dashboard.get_by_role("button", name="Save corrections").click()
 
-    expect(dashboard.get_by_test_id("fields-version")).to_have_text("version 2 · corrected")
+    expect(dashboard.get_by_test_id("fields-version")).to_have_text("version 2 · Corrected")
     chain = dashboard.get_by_test_id("versions")
     expect(chain.locator("li.version")).to_have_count(2)
     expect(chain.locator("li.version").first).to_contain_text("v2")
-    expect(chain.locator("li.version").first).to_contain_text("corrected")
+    expect(chain.locator("li.version").first).to_contain_text("Corrected")
     expect(chain.locator("li.version").first).to_contain_text("by Advisor A")
     expect(dashboard.get_by_test_id("history")).to_contain_text("corrected holder")
 
@@ -59,7 +59,7 @@ def test_an_advisor_watches_an_upload_settle_live_then_corrects_it_into_a_new_ve
     dashboard.get_by_label("with", exact=True).select_option("2")
     dashboard.get_by_role("button", name="Compare").click()
     diff = dashboard.get_by_test_id("diff")
-    expect(diff.locator("tr.diff-changed")).to_contain_text("holder")
+    expect(diff.locator("tr.diff-changed")).to_contain_text("Holder")
     expect(diff).to_contain_text("Rahul Mustermann-Schmidt")
     dashboard.evaluate("() => window.scrollTo(0, 0)")
     _pdf_loaded(dashboard)
@@ -77,7 +77,7 @@ def test_counts_and_a_filtered_list_follow_the_pushes_and_keep_to_their_filter(s
     for document_id, status in ((verified_id, "VERIFIED"), (unsure_id, "ACTION_REQUIRED")):
         world.client_a.api.wait_for_status(document_id, status)
 
-    expect(waiting.locator(f"#document-{unsure_id}").get_by_test_id("status")).to_have_text("ACTION REQUIRED")
+    expect(waiting.locator(f"#document-{unsure_id}").get_by_test_id("status")).to_have_text("Needs a person")
     expect(waiting.get_by_test_id("count-ACTION_REQUIRED")).to_have_text("1")
     expect(waiting.get_by_test_id("count-VERIFIED")).to_have_text("1")
     expect(waiting.get_by_test_id("count-ALL")).to_have_text("2")
@@ -118,9 +118,9 @@ def test_a_case_page_shows_its_own_uploads_live_and_its_checklist_follows(sign_i
     # Pushes arrive in order: once a later upload of the case is shown, the other one's are past.
     sentinel = world.client_a.api.upload(BANK_STATEMENT, kind="payslip").json()["id"]
     expect(case.locator(f"#document-{sentinel}").get_by_test_id("status")).to_have_text(
-        "ACTION REQUIRED", timeout=SETTLE_TIMEOUT_MS)
+        "Needs a person", timeout=SETTLE_TIMEOUT_MS)
 
-    expect(case.locator(f"#document-{in_case}").get_by_test_id("status")).to_have_text("VERIFIED")
+    expect(case.locator(f"#document-{in_case}").get_by_test_id("status")).to_have_text("Verified")
     expect(case.locator(f"#document-{elsewhere}")).to_have_count(0)
     expect(case.locator(ROWS)).to_have_count(2)
     expect(bank_statements).to_contain_text("1 of 3 verified")
@@ -138,7 +138,7 @@ def test_an_admin_decides_a_document_from_the_queue_with_the_keyboard_and_it_lea
                                             title="Bank statement (uploaded as payslip)").json()["id"]
     world.client_a.api.wait_for_status(document_id, "ACTION_REQUIRED")
     row = review.locator(f"#document-{document_id}")
-    expect(row.get_by_test_id("status")).to_have_text("ACTION REQUIRED")
+    expect(row.get_by_test_id("status")).to_have_text("Needs a person")
     expect(row).to_contain_text("declared: Payslip")
 
     review.keyboard.press("j")
@@ -175,7 +175,7 @@ def test_a_second_brokerages_advisor_sees_none_of_it(sign_in, world):
     # about brokerage a's would have arrived before it.
     sentinel_id = world.client_b.api.upload(BANK_STATEMENT, kind="bank_statement").json()["id"]
     expect(other.locator(f"#document-{sentinel_id}").get_by_test_id("status")).to_have_text(
-        "VERIFIED", timeout=SETTLE_TIMEOUT_MS)
+        "Verified", timeout=SETTLE_TIMEOUT_MS)
 
     expect(other.locator(ROWS)).to_have_count(1)
     expect(other.get_by_test_id("count-ALL")).to_have_text("1")
@@ -191,20 +191,21 @@ def test_a_system_failure_is_announced_to_an_admin_who_retries_it_from_the_notic
 
     notice = dashboard.get_by_test_id("failure-toast")
     expect(notice).to_be_visible()
-    expect(notice).to_contain_text("SYSTEM_RETRIES_EXHAUSTED")
+    expect(notice).to_contain_text("Our system failed; its automatic retries are used up")
+    expect(notice).not_to_contain_text("SYSTEM_")
     expect(dashboard.locator("#toasts")).to_have_attribute("aria-live", "assertive")
-    expect(dashboard.locator(f"#document-{document_id}").get_by_test_id("status")).to_have_text("REJECTED")
+    expect(dashboard.locator(f"#document-{document_id}").get_by_test_id("status")).to_have_text("Rejected")
 
     notice.get_by_role("button", name="Retry").click()
     expect(notice).to_contain_text("through the pipeline again")
     expect(dashboard.locator(f"#document-{document_id}").get_by_test_id("status")).to_have_text(
-        "VERIFIED", timeout=SETTLE_TIMEOUT_MS)
+        "Verified", timeout=SETTLE_TIMEOUT_MS)
 
 
 def test_an_advisor_is_not_told_of_failures_they_cannot_retry(sign_in, world, app):
     dashboard = sign_in(world.advisor_a)
     document_id = _failed_for_system_reasons(app, world)
-    expect(dashboard.locator(f"#document-{document_id}").get_by_test_id("status")).to_have_text("REJECTED")
+    expect(dashboard.locator(f"#document-{document_id}").get_by_test_id("status")).to_have_text("Rejected")
     expect(dashboard.get_by_test_id("failure-toast")).to_have_count(0)
 
 

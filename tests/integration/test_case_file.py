@@ -66,7 +66,7 @@ def test_a_case_built_from_the_samples_shows_its_checks_and_income_summary(app, 
     page = advisor.get(f"/workspaces/{world.workspace_a}").get_data(as_text=True)
     assert checks_on(page) == {key: r.outcome for key, r in results.items()}
     assert 'data-testid="case-outcome">Warning<' in page
-    assert 'data-figure="average_net">3,394.72 €' in page and "2026-08" in page
+    assert 'data-figure="average_net">3,394.72 €' in page and 'data-month="2026-08">Aug 2026<' in page
     partial = advisor.get(f"/workspaces/{world.workspace_a}/checks")
     assert partial.status_code == 200 and checks_on(partial.get_data(as_text=True)) == checks_on(page)
 

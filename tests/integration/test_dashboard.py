@@ -221,20 +221,20 @@ def test_a_correction_from_the_page_makes_a_new_version_and_the_diff_shows_it(ap
     document_id = _uploaded(world, kind="bank_statement", status="VERIFIED")
     advisor = signed_in(app, world.advisor_a)
     page = advisor.get(f"/documents/{document_id}").get_data(as_text=True)
-    assert 'name="field.iban"' in page and 'data-testid="fields-version">version 1 · generated' in page
+    assert 'name="field.iban"' in page and 'data-testid="fields-version">version 1 · First reading' in page
     assert f'data="/documents/{document_id}/file#navpanes=0" type="application/pdf"' in page
 
     saved = post(advisor, f"/documents/{document_id}/corrections",
                  {"version": "1", "field.holder": "Rahul Mustermann-Corrected"})
     assert saved.status_code == 200, saved.get_data(as_text=True)
     assert saved.headers["HX-Trigger"] == "leadflow:document-changed"
-    assert "version 2 · corrected" in saved.get_data(as_text=True)
+    assert "version 2 · Corrected" in saved.get_data(as_text=True)
 
     versions = advisor.get(f"/documents/{document_id}/panels/versions").get_data(as_text=True)
-    assert re.search(r'data-version="2">\s*<span class="version-n">v2</span>\s*<span class="cause">corrected</span>', versions)
+    assert re.search(r'data-version="2">\s*<span class="version-n">v2</span>\s*<span class="cause">Corrected</span>', versions)
     assert "by Advisor A" in versions and "replaces v1" in versions
     diff = advisor.get(f"/documents/{document_id}/diff?from=1&to=2").get_data(as_text=True)
-    assert 'class="diff-changed"><th scope="row">holder</th>' in diff
+    assert 'class="diff-changed"><th scope="row">Holder</th>' in diff
     assert "Rahul Mustermann-Corrected" in diff
     history = advisor.get(f"/documents/{document_id}/panels/history").get_data(as_text=True)
     assert "corrected holder" in history and "by Advisor A" in history
@@ -281,7 +281,8 @@ def test_the_stuck_and_failed_tab_lists_system_failures_stuck_work_and_ledger_di
         outbox.commit()
     page = signed_in(app, world.platform_admin).get("/review/stuck").get_data(as_text=True)
     assert row_ids(page) == [failed]
-    assert "SYSTEM_RETRIES_EXHAUSTED" in page and ">Retry</button>" in page
+    assert 'data-code="SYSTEM_RETRIES_EXHAUSTED">Our system failed; its automatic retries are used up<' in page
+    assert "SYSTEM_RETRIES_EXHAUSTED<" not in page and ">Retry</button>" in page
     pending = page.split('data-stuck="PENDING"', 1)[1].split('data-stuck="PROCESSING"', 1)[0]
     assert f"/documents/{stuck}" in pending and "Stuck payslip" in pending
     ledger = page.split('id="ledger-heading"', 1)[1]
@@ -411,4 +412,4 @@ def test_reprocess_customise_and_revert_from_the_page_each_add_a_version(app, wo
     assert reverted.status_code == 200 and "Back to the original extraction" in reverted.get_data(as_text=True)
     assert causes() == ["generated", "reprocessed", "customised", "reverted"]
     fields = advisor.get(f"/documents/{document_id}/panels/fields").get_data(as_text=True)
-    assert "version 4 · reverted" in fields and 'name="field.period_start"' in fields
+    assert "version 4 · Back to the original reading" in fields and 'name="field.period_start"' in fields

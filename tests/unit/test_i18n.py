@@ -86,7 +86,7 @@ def test_the_portal_words_come_from_the_catalog_in_the_language_asked(babel_app)
         assert i18n.status_label("PENDING", "de") == "EINGEGANGEN"
         assert i18n.status_label("PENDING", "en") == "RECEIVED"
         assert i18n.status_label("ACTION_REQUIRED", "de") == "BEI EINER FACHKRAFT"
-        assert i18n.status_label("SOMETHING_ELSE", "de") == "SOMETHING ELSE"
+        assert i18n.status_label("A_NEW_STATUS", "de") == "Etwas anderes"   # words, never the code
         assert i18n.item_state_label("rejected", "de") == "Bitte neu hochladen"
         assert i18n.type_name("payslip", "de") == "Gehaltsabrechnung"
         assert i18n.type_name("payslip", "en") == "Payslip"
