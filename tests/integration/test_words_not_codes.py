@@ -70,7 +70,7 @@ def case(app, world):
     package, an open reservation and a planned payout; staff and client in `language`."""
     from leadflow.billing import service as billing
     from leadflow.extensions import db
-    from leadflow.models import (AuditEntry, CallbackDelivery, Document, DocumentVersion, ExtractionJob, LenderPackage,
+    from leadflow.models import (Applicant, AuditEntry, CallbackDelivery, Document, DocumentVersion, ExtractionJob, LenderPackage,
                                  Workspace, new_id)
     made = seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id)
     storage = app.extensions["leadflow"].storage
@@ -106,6 +106,8 @@ def case(app, world):
                                      done_steps=3, total_steps=3, storage_key="packages/x.zip", size_bytes=2048,
                                      created_at=TODAY, finished_at=TODAY))
         db.session.get(Workspace, world.workspace_a).planned_payout_date = date(2027, 3, 6)
+        db.session.add(Applicant(brokerage_id=world.brokerage_a, workspace_id=world.workspace_a, role="co_applicant",
+                                 name="Amira Vorlage", date_of_birth=date(1990, 4, 15), citizenship="IN"))
         closed = Workspace(brokerage_id=world.brokerage_a, name="An older case", created_at=TODAY - timedelta(days=90),
                            closed_at=TODAY - timedelta(days=2))
         db.session.add(closed)
