@@ -12,7 +12,7 @@ from leadflow.domain.audience import STAFF_ROLES, Role, may_name_applicants, may
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
-from leadflow.services import applicants, case_file, checklist, views
+from leadflow.services import applicants, case_file, checklist, views, whose
 from leadflow.web.i18n import language_of
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import preload_names
@@ -81,9 +81,9 @@ def add_applicant(workspace_id):
     """The advisor adds the case's co-applicant; a bad field is a 400 that writes nothing."""
     case = _workspace_or_404(workspace_id)
     try:
-        applicants.add_co_applicant(db.session, current_user, case, name=request.form.get("name"),
-                                    date_of_birth=request.form.get("date_of_birth"),
-                                    citizenship=request.form.get("citizenship"))
+        whose.add_co_applicant(db.session, current_ports(), current_user, case, name=request.form.get("name"),
+                               date_of_birth=request.form.get("date_of_birth"),
+                               citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
         return _page(case, applicant_error=_(error.message), applicant_form=request.form), error.status
     return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
