@@ -2,8 +2,9 @@
 
 
 def register_blueprints(app) -> None:
-    from leadflow.web import (api, api_applicants, api_versions, auth, callbacks, cases, credits, dashboard,  # noqa: F401
-                              documents, files, health, notifications, openapi, pages, portal, review, templating, ws)
+    from leadflow.web import (api, api_applicants, api_versions, auth, callbacks, cases, credits,  # noqa: F401
+                              dashboard, documents, files, health, notifications, openapi, pages, portal, review,
+                              templating, ws)
     templating.register(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
