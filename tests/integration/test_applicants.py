@@ -263,3 +263,28 @@ def test_the_co_applicant_added_on_the_case_page_takes_the_documents_waiting_for
         assert (document.status, document.applicant_id) == ("VERIFIED", people["co_applicant"]), document_id
     history = world.advisor_a.api.get(f"/api/documents/{waiting['id']}/history").json()["history"]
     assert any(e.get("action") == "whose_settled" and e.get("actor_id") == world.advisor_a.user_id for e in history)
+
+
+def test_on_the_case_page_the_advisor_corrects_and_removes_the_co_applicant_in_german(app, world):
+    from leadflow.models import User
+    with app.app_context():
+        db.session.get(User, world.advisor_a.user_id).language = "de"
+        db.session.commit()
+        db.session.remove()
+    advisor, case_page = signed_in(app, world.advisor_a), f"/workspaces/{world.workspace_a}"
+    add_co_applicant(app, world, "James Beispel")
+    waiting = upload(world, STRANGER_PAYSLIP, "payslip")
+    page = advisor.get(case_page).get_data(as_text=True)
+    assert 'data-testid="remove-co-applicant"' in page and "Mitantragsteller entfernen" in page
+    bad = post(advisor, f"{case_page}/applicants/co_applicant", {"name": " ", "citizenship": "GB"}, htmx=False)
+    assert bad.status_code == 400 and 'data-testid="applicant-error"' in bad.get_data(as_text=True)
+    assert post(advisor, f"{case_page}/applicants/co_applicant", {"name": "James Beispiel", "citizenship": "GB"},
+                htmx=False).status_code == 303
+    assert stored(app, waiting["id"]).status == "VERIFIED"
+    assert post(signed_in(app, world.advisor_b), f"{case_page}/applicants/co_applicant/remove",
+                htmx=False).status_code == 404
+    assert post(advisor, f"{case_page}/applicants/co_applicant/remove", htmx=False).status_code == 303
+    assert "co_applicant" not in applicants_of_case(app, world)
+    assert stored(app, waiting["id"]).status == "ACTION_REQUIRED"
+    page = advisor.get(case_page).get_data(as_text=True)
+    assert 'data-testid="remove-co-applicant"' not in page and 'data-testid="add-co-applicant"' in page
