@@ -92,10 +92,11 @@ def correct_applicant(session: Session, ports: Ports, user: User, workspace: Wor
         raise Forbidden(N_("Only the brokerage's advisors correct an applicant."))
     values = applicants.corrected(changes)
     person = applicants.stored(session, workspace, role)
+    renamed = values.get("name", person.name) != person.name
     for column, value in values.items():
         setattr(person, column, value)
     session.flush()
-    if "name" in values:
+    if renamed:
         judge_waiting_again(session, ports, user, workspace)
     _commit_applicants(session)
     return person
