@@ -117,6 +117,12 @@ def may_name_applicants(role) -> bool:
     return role in STAFF_ROLES or role == Role.CLIENT
 
 
+def may_correct_applicants(role) -> bool:
+    """Correcting an applicant's name, date of birth or citizenship, or removing the co-applicant
+    (their documents then go back to a person), is the advisor's: it changes whose documents are."""
+    return role in STAFF_ROLES
+
+
 def may_settle_whose(role) -> bool:
     """Whose a document naming someone not on the case is (or that it is refused) the advisor decides."""
     return role in STAFF_ROLES

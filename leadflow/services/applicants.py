@@ -15,7 +15,7 @@ from leadflow.countries import is_country
 from leadflow.domain.applicants import CLIENT, CO_APPLICANT, Person
 from leadflow.domain.audience import Role, may_name_applicants
 from leadflow.domain.document_types import N_
-from leadflow.errors import Conflict, Forbidden, InvalidInput
+from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
 from leadflow.models import Applicant, User, Workspace, WorkspaceMember
 
 MAX_NAME = 200
@@ -62,7 +62,22 @@ def rows(session: Session, workspace: Workspace) -> list[Applicant]:
 
 def add_co_applicant(session: Session, user: User, workspace: Workspace, *, name, date_of_birth=None,
                      citizenship=None) -> Applicant:
-    """Add the case's co-applicant; a second one is a Conflict, a bad field an InvalidInput (nothing written)."""
+    """Add the case's co-applicant and commit, judging no document again (whose.add_co_applicant,
+    which the pages and the API call, does); a second one is a Conflict, a bad field an InvalidInput
+    (nothing written)."""
+    person = stage_co_applicant(session, user, workspace, name=name, date_of_birth=date_of_birth,
+                                citizenship=citizenship)
+    try:
+        session.commit()
+    except IntegrityError as exc:  # two added one at once
+        session.rollback()
+        raise Conflict(N_("This case has a co-applicant already.")) from exc
+    return person
+
+
+def stage_co_applicant(session: Session, user: User, workspace: Workspace, *, name, date_of_birth=None,
+                       citizenship=None) -> Applicant:
+    """The co-applicant checked and flushed, not committed: the caller commits (or rolls back)."""
     if not may_name_applicants(user.role):
         raise Forbidden(N_("Only the advisor or the client can say who applies."))
     person = Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CO_APPLICANT,
@@ -73,11 +88,7 @@ def add_co_applicant(session: Session, user: User, workspace: Workspace, *, name
         session.rollback()
         raise Conflict(N_("This case has a co-applicant already."))
     session.add(person)
-    try:
-        session.commit()
-    except IntegrityError as exc:  # two added one at once
-        session.rollback()
-        raise Conflict(N_("This case has a co-applicant already.")) from exc
+    session.flush()
     return person
 
 
@@ -111,6 +122,26 @@ def client_row(session: Session, workspace: Workspace) -> None:
         session.add(Applicant(brokerage_id=workspace.brokerage_id, workspace_id=workspace.id, role=CLIENT,
                               user_id=client.id, name=client.name))
         session.flush()
+
+
+def stored(session: Session, workspace: Workspace, role) -> Applicant:
+    """The case's applicant of `role` (the client's row stored now if it was not yet); NotFound when
+    the case has none."""
+    person = next((a for a in rows(session, workspace) if a.role == role), None)
+    if person is None:
+        session.rollback()
+        raise NotFound(N_("No such applicant on this case."))
+    return person
+
+
+def corrected(changes: dict) -> dict:
+    """The columns an advisor's correction sets, checked: `name`, `date_of_birth` (empty: unknown) and
+    `citizenship` (empty: unknown); any other key, or a bad value, is an InvalidInput."""
+    unknown = set(changes) - {"name", "date_of_birth", "citizenship"}
+    if unknown or not changes:
+        raise InvalidInput(N_("Correct the name, the date of birth or the citizenship."))
+    checks = {"name": checked_name, "date_of_birth": _birth, "citizenship": _citizenship}
+    return {key: checks[key](value) for key, value in changes.items()}
 
 
 def _person(row: Applicant) -> Person:

@@ -17,8 +17,8 @@ from sqlalchemy import func, or_, select, tuple_
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, sees_full_history
 from leadflow.domain.lifecycle import Status
-from leadflow.models import (AuditEntry, Brokerage, CallbackDelivery, CreditReservation, Document, DocumentVersion,
-                             ExtractionJob, User, Workspace, WorkspaceMember)
+from leadflow.models import (Applicant, AuditEntry, Brokerage, CallbackDelivery, CreditReservation, Document,
+                             DocumentVersion, ExtractionJob, User, Workspace, WorkspaceMember)
 from leadflow.services import counts
 from leadflow.services.search import Cursor, Filters, escape_like
 
@@ -184,6 +184,26 @@ def case_documents(session, viewer: Viewer, case: Workspace | None, limit: int) 
         query = query.where(or_(Document.workspace_id == case.id,
                                 (Document.workspace_id.is_(None)) & (Document.owner_id == viewer.id)))
     return list(session.scalars(query.order_by(Document.created_at.desc(), Document.id.desc()).limit(limit)))
+
+
+def applicants_of_documents(session, documents) -> dict[str, list[Applicant]]:
+    """Whose each document is, in one query: the applicant it is recorded for, and for a joint
+    account's statement every applicant of its case (the client first). Empty: not part of a case,
+    or it names no one we could read (it counts as the client's). The documents are ones the
+    viewer may see; the applicants are read within their brokerages."""
+    wanted = [d for d in documents if d.workspace_id and (d.applicant_id or d.joint)]
+    if not wanted:
+        return {d.id: [] for d in documents}
+    rows = [a for brokerage_id in sorted({d.brokerage_id for d in wanted})
+            for a in session.scalars(scoping.in_brokerage(Applicant, brokerage_id).where(
+                Applicant.workspace_id.in_({d.workspace_id for d in wanted if d.brokerage_id == brokerage_id}))
+                .order_by(Applicant.role, Applicant.id))]
+    found = {d.id: [] for d in documents}
+    for document in wanted:
+        found[document.id] = [a for a in rows if a.workspace_id == document.workspace_id
+                              and a.brokerage_id == document.brokerage_id
+                              and (a.id == document.applicant_id or document.joint)]
+    return found
 
 
 # --- a document -----------------------------------------------------------------------------

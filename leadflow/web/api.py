@@ -162,7 +162,8 @@ def list_documents():
             raise InvalidInput("The cursor is not one this API gave out.", code="invalid_cursor")
     filters = Filters(status=status, workspace_id=params.int_arg("workspace_id"), cursor=cursor)
     page = views.document_page(db.session, current_user.viewer, filters, PAGE_SIZE)
-    return jsonify(documents=[document_json(d) for d in page.documents],
+    whose = views.applicants_of_documents(db.session, page.documents)
+    return jsonify(documents=[document_json(d, whose) for d in page.documents],
                    next_cursor=page.next_cursor.encode() if page.next_cursor else None)
 
 
@@ -286,7 +287,10 @@ def credits():
                                        "expires_at": iso(r.expires_at)} for r in open_rows])
 
 
-def document_json(document: Document) -> dict:
+def document_json(document: Document, whose: dict | None = None) -> dict:
+    """The document as the API answers it; `whose`: views.applicants_of_documents, read once for a list."""
+    if whose is None:
+        whose = views.applicants_of_documents(db.session, [document])
     return {
         "id": document.id, "status": document.status, "title": document.title, "kind": document.kind,
         "document_type": document.document_type, "confidence": document.confidence,
@@ -296,7 +300,16 @@ def document_json(document: Document) -> dict:
         "filename": document.filename, "content_type": document.content_type, "size_bytes": document.size_bytes,
         "created_at": iso(document.created_at), "updated_at": iso(document.updated_at),
         "verified_at": iso(document.verified_at),
+        "applicant_id": document.applicant_id, "joint": bool(document.joint),
+        "applicants": [applicant_json(a) for a in whose.get(document.id, [])],
     }
+
+
+def applicant_json(applicant) -> dict:
+    """An applicant of a case (an unsaved client has no id yet)."""
+    return {"id": applicant.id, "role": applicant.role, "name": applicant.name,
+            "date_of_birth": applicant.date_of_birth.isoformat() if applicant.date_of_birth else None,
+            "citizenship": applicant.citizenship}
 
 
 def json_body() -> dict:

@@ -8,11 +8,12 @@ from flask_login import current_user
 
 from leadflow import countries, words
 from leadflow.domain.applicants import ROLES
-from leadflow.domain.audience import STAFF_ROLES, Role, may_name_applicants, may_plan_payout, may_see_case_checks
+from leadflow.domain.audience import (STAFF_ROLES, Role, may_correct_applicants, may_name_applicants, may_plan_payout,
+                                      may_see_case_checks)
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
-from leadflow.services import applicants, case_file, checklist, views
+from leadflow.services import applicants, case_file, checklist, views, whose
 from leadflow.web.i18n import language_of
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import page_language, preload_names
@@ -36,6 +37,7 @@ def _page(case: Workspace, **extra) -> str:
                                                          case.brokerage_id),
                            people=applicants.people(db.session, case),
                            names_applicants=may_name_applicants(current_user.role),
+                           corrects_applicants=may_correct_applicants(current_user.role),
                            countries=countries.named(language_of(current_user)),
                            country_name=lambda code: countries.name_of(code, language_of(current_user)),
                            **_case_file(case), **extra)
@@ -82,25 +84,39 @@ def add_applicant(workspace_id):
     """The advisor adds the case's co-applicant; a bad field is a 400 that writes nothing."""
     case = _workspace_or_404(workspace_id)
     try:
-        applicants.add_co_applicant(db.session, current_user, case, name=request.form.get("name"),
-                                    date_of_birth=request.form.get("date_of_birth"),
-                                    citizenship=request.form.get("citizenship"))
+        whose.add_co_applicant(db.session, current_ports(), current_user, case, name=request.form.get("name"),
+                               date_of_birth=request.form.get("date_of_birth"),
+                               citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
         return _page(case, applicant_error=_(error.message), applicant_form=request.form), error.status
+    return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
+
+
+@bp.post("/workspaces/<int:workspace_id>/applicants/co_applicant/remove")
+@roles_required(*STAFF_ROLES)
+def remove_applicant(workspace_id):
+    """The advisor removes the co-applicant; their documents go back to a person."""
+    case = _workspace_or_404(workspace_id)
+    try:
+        whose.remove_co_applicant(db.session, current_ports(), current_user, case)
+    except LeadflowError as error:
+        db.session.rollback()
+        return _page(case, applicant_error=_(error.message)), error.status
     return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
 
 
 @bp.post("/workspaces/<int:workspace_id>/applicants/<role>")
 @roles_required(*STAFF_ROLES)
 def set_applicant(workspace_id, role):
-    """The advisor records an applicant's citizenship and date of birth."""
+    """The advisor corrects an applicant: the fields the form sends (name, citizenship, date of birth)."""
     case = _workspace_or_404(workspace_id)
     if role not in ROLES:
         abort(404)
+    changes = {name: request.form[name] for name in ("name", "date_of_birth", "citizenship") if name in request.form}
     try:
-        applicants.set_details(db.session, current_user, case, role, citizenship=request.form.get("citizenship"),
-                               date_of_birth=request.form.get("date_of_birth"))
+        whose.correct_applicant(db.session, current_ports(), current_user, case, role, changes)
     except LeadflowError as error:
+        db.session.rollback()
         return _page(case, applicant_error=_(error.message)), error.status
     return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
 

@@ -1,6 +1,7 @@
 """The shapes the JSON API's operations refer to by name: its schemas, parameters, error answers
 and ways in, and the webhook the extraction service sends. The operations themselves are in
 the docstrings of the handlers that answer them (leadflow.web.openapi gathers them)."""
+from leadflow.domain.applicants import ROLES
 from leadflow.domain.lifecycle import Status
 from leadflow.domain.filetypes import ALLOWED
 
@@ -35,7 +36,8 @@ SCHEMAS = {
         "type": "object",
         "required": ["id", "status", "title", "kind", "document_type", "confidence", "workspace_id", "owner_id",
                      "brokerage_id", "page_count", "verification_notes", "rejection_code", "filename",
-                     "content_type", "size_bytes", "created_at", "updated_at", "verified_at"],
+                     "content_type", "size_bytes", "created_at", "updated_at", "verified_at", "applicant_id",
+                     "joint", "applicants"],
         "properties": {
             "id": DOCUMENT_ID,
             "status": {"type": "string", "enum": [s.value for s in Status]},
@@ -55,6 +57,53 @@ SCHEMAS = {
             "created_at": TIMESTAMP,
             "updated_at": TIMESTAMP,
             "verified_at": NULLABLE_TIMESTAMP,
+            "applicant_id": _nullable("integer", description="The case's applicant it is recorded for; null: it "
+                                                             "names no one we could read (it counts as the client's)."),
+            "joint": {"type": "boolean", "description": "A joint account's statement: it belongs to both applicants."},
+            "applicants": {"type": "array", "items": {"$ref": "#/components/schemas/Applicant"},
+                           "description": "Whose it is, with their names (two when joint); empty when it is not "
+                                          "part of a case or names no one we could read."},
+        },
+    },
+    "Applicant": {
+        "type": "object", "required": ["id", "role", "name", "date_of_birth", "citizenship"],
+        "description": "A person who applies for the case's mortgage.",
+        "properties": {
+            "id": _nullable("integer", description="Null for a client not stored as an applicant yet."),
+            "role": {"type": "string", "enum": list(ROLES)},
+            "name": {"type": "string"},
+            "date_of_birth": _nullable("string", format="date"),
+            "citizenship": _nullable("string", description="ISO 3166 alpha-2 (or alpha-3, as an MRZ writes "
+                                                           "it); null while unknown."),
+        },
+    },
+    "Applicants": {
+        "type": "object", "required": ["applicants"],
+        "properties": {"applicants": {"type": "array", "items": {"$ref": "#/components/schemas/Applicant"}}},
+    },
+    "NewApplicant": {
+        "type": "object", "required": ["name"], "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 200},
+            "date_of_birth": _nullable("string", format="date", description="Empty or null: unknown."),
+            "citizenship": _nullable("string", maxLength=3, description="ISO 3166 alpha-2; empty or null: unknown."),
+        },
+    },
+    "ApplicantCorrection": {
+        "type": "object", "minProperties": 1, "additionalProperties": False,
+        "description": "Only the fields sent change.",
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 200},
+            "date_of_birth": _nullable("string", format="date", description="Empty or null: unknown."),
+            "citizenship": _nullable("string", maxLength=3, description="ISO 3166 alpha-2; empty or null: unknown."),
+        },
+    },
+    "ApplicantRemoved": {
+        "type": "object", "required": ["back_to_a_person", "applicants"],
+        "properties": {
+            "back_to_a_person": {"type": "array", "items": DOCUMENT_ID,
+                                 "description": "The documents that went back to a person (ACTION_REQUIRED)."},
+            "applicants": {"type": "array", "items": {"$ref": "#/components/schemas/Applicant"}},
         },
     },
     "DocumentPage": {
@@ -187,6 +236,10 @@ SCHEMAS = {
 PARAMETERS = {
     "DocumentId": ("path", {"name": "document_id", "schema": {"type": "string"},
                             "description": "The document's id; anything else, or another tenant's, is a 404."}),
+    "WorkspaceId": ("path", {"name": "workspace_id", "schema": {"type": "integer"},
+                             "description": "The case's id; another tenant's is a 404."}),
+    "ApplicantRole": ("path", {"name": "role", "schema": {"type": "string", "enum": list(ROLES)},
+                               "description": "The client or the co-applicant."}),
     "Version": ("query", {"name": "version", "schema": {"type": "integer", "minimum": 1},
                           "description": "A version number; the newest when absent."}),
 }

@@ -16,7 +16,7 @@ from leadflow.domain.checklist import asks_citizenship
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
-from leadflow.services import applicants, checklist, documents, views
+from leadflow.services import applicants, checklist, documents, views, whose
 from leadflow.web import i18n, params
 from leadflow.web.auth import roles_required
 from leadflow.ports import current_ports
@@ -80,9 +80,9 @@ def add_applicant():
     """The client adds a co-applicant to their case; a bad field is told on the page and writes nothing."""
     case = _own_case(request.form.get("case"))
     try:
-        applicants.add_co_applicant(db.session, current_user, case, name=request.form.get("name"),
-                                    date_of_birth=request.form.get("date_of_birth"),
-                                    citizenship=request.form.get("citizenship"))
+        whose.add_co_applicant(db.session, current_ports(), current_user, case, name=request.form.get("name"),
+                               date_of_birth=request.form.get("date_of_birth"),
+                               citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
         return _page(_cases(), case, applicant_error=_(error.message), applicant_form=request.form), error.status
     return redirect(url_for("portal.index", case=case.id) + "#applicants", code=303)

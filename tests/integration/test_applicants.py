@@ -15,6 +15,7 @@ from tests.integration.web_client import post, signed_in
 
 SETTLED = ("VERIFIED", "REJECTED", "ACTION_REQUIRED")
 STRANGER_PAYSLIP = SAMPLES / "payslips" / "synthetic_payslip_A1_02.pdf"      # James Beispiel
+STRANGER_CONTRACT = SAMPLES / "employment-contracts" / "synthetic_employment_contract_A1_02.pdf"  # James Beispiel
 OWN_PAYSLIP = SAMPLES / "payslips" / "synthetic_payslip_A1_01.pdf"           # Rahul Mustermann, Platzhalter Pharma AG
 OWN_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
 OTHER_CERTIFICATE = SAMPLES / "tax" / "synthetic_wage_tax_certificate_A1_02.pdf"  # Muster & Beispiel Ingenieure GmbH
@@ -186,3 +187,104 @@ def test_a_co_applicant_with_a_bad_name_or_a_second_one_is_refused_and_nothing_i
     portal = client_b.get("/portal").get_data(as_text=True)
     assert "Eve Lee" in portal and 'data-testid="add-co-applicant"' not in portal
     assert 'data-item="payslips.co_applicant"' in portal
+
+
+def api_call(user, method, path, **kw):
+    return user.api.session.request(method, user.api.base_url + path, timeout=30, **kw)
+
+
+def test_the_co_applicant_added_through_the_api_takes_the_documents_waiting_for_them(app, world):
+    waiting = upload(world, STRANGER_PAYSLIP, "payslip")
+    assert waiting["status"] == "ACTION_REQUIRED" and (waiting["applicant_id"], waiting["applicants"]) == (None, [])
+    url = f"/api/workspaces/{world.workspace_a}/applicants"
+    # Bad input is a 400 that writes nothing; another brokerage's case is not found.
+    for body in ({"name": ""}, {"name": 5}, {"name": "James Beispiel", "citizenship": "XX"},
+                 {"name": "James Beispiel", "date_of_birth": "29.02.1988"}, {"name": "James Beispiel", "role": "x"},
+                 ["James Beispiel"]):
+        answer = api_call(world.advisor_a, "POST", url, json=body)
+        assert answer.status_code == 400 and answer.json()["error"]["code"], body
+    assert api_call(world.advisor_b, "POST", url, json={"name": "James Beispiel"}).status_code == 404
+    assert api_call(world.client_b, "GET", url).status_code == 404
+    assert "co_applicant" not in applicants_of_case(app, world)
+    assert stored(app, waiting["id"]).status == "ACTION_REQUIRED"
+
+    added = api_call(world.advisor_a, "POST", url, json={"name": "James Beispiel", "citizenship": "GB"})
+    assert added.status_code == 201, added.text
+    assert (added.json()["role"], added.json()["citizenship"]) == ("co_applicant", "GB")
+    # The payslip naming him is judged again without the advisor assigning it.
+    document = world.client_a.api.document(waiting["id"])
+    assert document["status"] == "VERIFIED", document["verification_notes"]
+    assert document["applicant_id"] == added.json()["id"]
+    assert [(a["role"], a["name"]) for a in document["applicants"]] == [("co_applicant", "James Beispiel")]
+    listed = api_call(world.client_a, "GET", url)
+    assert listed.status_code == 200
+    assert [(a["role"], a["name"]) for a in listed.json()["applicants"]] == [
+        ("client", "Rahul Mustermann"), ("co_applicant", "James Beispiel")]
+    assert api_call(world.advisor_a, "POST", url, json={"name": "Bo Lee"}).status_code == 409
+
+
+def test_the_advisor_corrects_the_co_applicant_then_removes_them_and_their_documents_go_back_to_a_person(app, world):
+    url = f"/api/workspaces/{world.workspace_a}/applicants"
+    assert api_call(world.client_a, "POST", url, json={"name": "James Beispel"}).status_code == 201
+    waiting = upload(world, STRANGER_PAYSLIP, "payslip")
+    assert waiting["status"] == "ACTION_REQUIRED", "a misspelt co-applicant is not the person it names"
+    co = f"{url}/co_applicant"
+    assert api_call(world.client_a, "PATCH", co, json={"name": "James Beispiel"}).status_code == 403
+    assert api_call(world.advisor_b, "PATCH", co, json={"name": "James Beispiel"}).status_code == 404
+    assert api_call(world.advisor_a, "PATCH", f"{url}/partner", json={"name": "James Beispiel"}).status_code == 404
+    for body in ({}, {"nickname": "Jim"}, {"name": " "}, {"date_of_birth": "2999-01-01"}, {"citizenship": "Narnia"}):
+        assert api_call(world.advisor_a, "PATCH", co, json=body).status_code == 400, body
+    assert stored(app, waiting["id"]).status == "ACTION_REQUIRED"
+    corrected = api_call(world.advisor_a, "PATCH", co, json={"name": "James Beispiel", "date_of_birth": "1988-02-29"})
+    assert corrected.status_code == 200, corrected.text
+    assert (corrected.json()["name"], corrected.json()["date_of_birth"]) == ("James Beispiel", "1988-02-29")
+    assert world.advisor_a.api.document(waiting["id"])["status"] == "VERIFIED"
+
+    assert api_call(world.advisor_a, "DELETE", f"{url}/client").status_code == 409
+    assert api_call(world.client_a, "DELETE", co).status_code == 403
+    removed = api_call(world.advisor_a, "DELETE", co)
+    assert removed.status_code == 200, removed.text
+    assert removed.json()["back_to_a_person"] == [waiting["id"]]
+    assert [a["role"] for a in removed.json()["applicants"]] == ["client"]
+    document = world.advisor_a.api.document(waiting["id"])
+    assert (document["status"], document["applicant_id"], document["applicants"]) == ("ACTION_REQUIRED", None, [])
+    assert any(n["code"] == "not_on_case" and "James Beispiel" in n["en"] for n in document["verification_notes"])
+    assert api_call(world.advisor_a, "DELETE", co).status_code == 404
+
+
+def test_the_co_applicant_added_on_the_case_page_takes_the_documents_waiting_for_them(app, world):
+    waiting = upload(world, STRANGER_PAYSLIP, "payslip")
+    other = upload(world, STRANGER_CONTRACT, "employment_contract")
+    assert (waiting["status"], other["status"]) == ("ACTION_REQUIRED", "ACTION_REQUIRED"), other["verification_notes"]
+    add_co_applicant(app, world, "James Beispiel", "GB")
+    people = applicants_of_case(app, world)
+    for document_id in (waiting["id"], other["id"]):
+        document = stored(app, document_id)
+        assert (document.status, document.applicant_id) == ("VERIFIED", people["co_applicant"]), document_id
+    history = world.advisor_a.api.get(f"/api/documents/{waiting['id']}/history").json()["history"]
+    assert any(e.get("action") == "whose_settled" and e.get("actor_id") == world.advisor_a.user_id for e in history)
+
+
+def test_on_the_case_page_the_advisor_corrects_and_removes_the_co_applicant_in_german(app, world):
+    from leadflow.models import User
+    with app.app_context():
+        db.session.get(User, world.advisor_a.user_id).language = "de"
+        db.session.commit()
+        db.session.remove()
+    advisor, case_page = signed_in(app, world.advisor_a), f"/workspaces/{world.workspace_a}"
+    add_co_applicant(app, world, "James Beispel")
+    waiting = upload(world, STRANGER_PAYSLIP, "payslip")
+    page = advisor.get(case_page).get_data(as_text=True)
+    assert 'data-testid="remove-co-applicant"' in page and "Mitantragsteller entfernen" in page
+    bad = post(advisor, f"{case_page}/applicants/co_applicant", {"name": " ", "citizenship": "GB"}, htmx=False)
+    assert bad.status_code == 400 and 'data-testid="applicant-error"' in bad.get_data(as_text=True)
+    assert post(advisor, f"{case_page}/applicants/co_applicant", {"name": "James Beispiel", "citizenship": "GB"},
+                htmx=False).status_code == 303
+    assert stored(app, waiting["id"]).status == "VERIFIED"
+    assert post(signed_in(app, world.advisor_b), f"{case_page}/applicants/co_applicant/remove",
+                htmx=False).status_code == 404
+    assert post(advisor, f"{case_page}/applicants/co_applicant/remove", htmx=False).status_code == 303
+    assert "co_applicant" not in applicants_of_case(app, world)
+    assert stored(app, waiting["id"]).status == "ACTION_REQUIRED"
+    page = advisor.get(case_page).get_data(as_text=True)
+    assert 'data-testid="remove-co-applicant"' not in page and 'data-testid="add-co-applicant"' in page

@@ -154,6 +154,37 @@ def test_every_operation_keeps_to_the_description(api, api_schema):
     assert not failures, "\n\n".join(f"{label}:\n{failure}" for label, failure in failures.items())
 
 
+def test_a_cases_applicants_keep_to_the_description(api, api_schema):
+    """The applicants' operations on a case the caller works on (random ids only ever find none):
+    valid and invalid requests, each answer as described, and the valid ones reach a success."""
+    app, token = api
+    from leadflow.extensions import db
+    from leadflow.models import Workspace
+    with app.app_context():
+        case_id = db.session.query(Workspace.id).filter_by(name="Case of client A").scalar()
+        db.session.remove()
+    bearer, answered, failures = {"Authorization": f"Bearer {token}"}, set(), {}
+    # Added before it is listed, corrected or removed: each of those then has someone to work on.
+    order = {"POST": 0, "GET": 1, "PATCH": 2, "DELETE": 3}
+    operations = sorted((r.ok() for r in api_schema.get_all_operations() if "/applicants" in r.ok().path),
+                        key=lambda o: order[o.method.upper()])
+    assert len(operations) == 4
+    for operation in operations:
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)[:2 if _negatable(operation) else 1]:
+            @given(case=operation.as_strategy(mode, headers=bearer, path_parameters={"workspace_id": case_id}))
+            @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None, derandomize=True,
+                      suppress_health_check=list(HealthCheck))
+            def run(case):
+                answered.add((operation.method.upper(), case.call_and_validate(checks=CHECKS).status_code))
+
+            try:
+                run()
+            except Exception as failure:  # noqa: BLE001 - each operation's failure is reported
+                failures[f"{operation.label} ({mode.value})"] = failure
+    assert not failures, "\n\n".join(f"{label}:\n{failure}" for label, failure in failures.items())
+    assert {("POST", 201), ("GET", 200), ("PATCH", 200), ("DELETE", 200)} <= answered, sorted(answered)
+
+
 def _negatable(operation) -> bool:
     """A body or a query parameter to break; a path's text or a fixed header has nothing that
     does not reach the wire as a valid string again."""

@@ -107,3 +107,12 @@ def test_the_models_role_strings_are_understood_like_the_enum():
 def test_case_checks_are_staffs_and_the_payout_date_the_advisors(role, sees, plans):
     from leadflow.domain.audience import may_plan_payout, may_see_case_checks
     assert (may_see_case_checks(role), may_plan_payout(role)) == (sees, plans)
+
+
+@pytest.mark.parametrize("role, names, corrects", [
+    ("client", True, False), ("advisor", True, True), ("brokerage_admin", True, True),
+    ("platform_admin", False, False),
+])
+def test_the_client_names_a_co_applicant_and_only_the_advisor_corrects_or_removes_one(role, names, corrects):
+    from leadflow.domain.audience import may_correct_applicants, may_name_applicants
+    assert (may_name_applicants(role), may_correct_applicants(role)) == (names, corrects)

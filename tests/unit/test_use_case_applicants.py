@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import func, select
 
 from leadflow.domain.lifecycle import Status
-from leadflow.errors import Conflict, Forbidden, InvalidInput
+from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
 from leadflow.models import Applicant
 from leadflow.services import applicants, whose
 from tests.unit.fakes import PAYSLIP, world  # noqa: F401  (fixtures)
@@ -86,3 +86,59 @@ def test_adding_the_other_holder_of_a_joint_statement_makes_it_both_applicants(w
     assert partner.name == "Priya Sharma", "the holder who matched no applicant, not the whole line"
     assert document.status == Status.VERIFIED.value, document.verification_notes
     assert (document.applicant_id, document.joint) == (client.id, True)
+
+
+def waiting_for_a_person(world, **fields) -> str:
+    document_id = world.extracted(fields={**PAYSLIP, **fields}, status=Status.ACTION_REQUIRED)
+    world.get(document_id).verification_notes = NOT_ON_CASE
+    world.session.commit()
+    return document_id
+
+
+def test_adding_the_co_applicant_judges_again_the_documents_that_name_them(world):
+    theirs = waiting_for_a_person(world, employee="Sharma, Priya")
+    strangers = waiting_for_a_person(world, employee="Amira Vorlage")
+    whose.add_co_applicant(world.session, world.ports, world.advisor, world.case, name="Priya Sharma")
+    partner = applicants.people(world.session, world.case)[1]
+    document = world.get(theirs)
+    assert (document.status, document.applicant_id) == (Status.VERIFIED.value, partner.id), document.verification_notes
+    assert world.get(strangers).status == Status.ACTION_REQUIRED.value, "a name that is still no applicant waits"
+    assert world.get(strangers).applicant_id is None
+
+
+def test_a_corrected_name_judges_again_and_bad_corrections_write_nothing(world):
+    document_id = waiting_for_a_person(world, employee="Priya Sharma")
+    whose.add_co_applicant(world.session, world.ports, world.advisor, world.case, name="Priya Sharna")
+    assert world.get(document_id).status == Status.ACTION_REQUIRED.value, "a typo matches no one"
+    with pytest.raises(Forbidden):
+        whose.correct_applicant(world.session, world.ports, world.client, world.case, "co_applicant",
+                                {"name": "Priya Sharma"})
+    for bad in ({"name": ""}, {"date_of_birth": "15.04.1990"}, {"citizenship": "XX"}, {"nickname": "P"}, {}):
+        with pytest.raises(InvalidInput):
+            whose.correct_applicant(world.session, world.ports, world.advisor, world.case, "co_applicant", bad)
+    assert applicants.people(world.session, world.case)[1].name == "Priya Sharna"
+    whose.correct_applicant(world.session, world.ports, world.advisor, world.case, "co_applicant",
+                            {"name": "Priya Sharma", "date_of_birth": "1990-04-15", "citizenship": "in"})
+    partner = applicants.people(world.session, world.case)[1]
+    assert (partner.name, str(partner.date_of_birth), partner.citizenship) == ("Priya Sharma", "1990-04-15", "IN")
+    document = world.get(document_id)
+    assert (document.status, document.applicant_id) == (Status.VERIFIED.value, partner.id)
+
+
+def test_removing_the_co_applicant_sends_their_documents_back_to_a_person(world):
+    document_id = waiting_for_a_person(world, employee="Priya Sharma")
+    with pytest.raises(NotFound):
+        whose.remove_co_applicant(world.session, world.ports, world.advisor, world.case)
+    whose.add_co_applicant(world.session, world.ports, world.advisor, world.case, name="Priya Sharma")
+    assert world.get(document_id).status == Status.VERIFIED.value
+    with pytest.raises(Forbidden):
+        whose.remove_co_applicant(world.session, world.ports, world.client, world.case)
+    assert whose.remove_co_applicant(world.session, world.ports, world.advisor, world.case) == [document_id]
+    document = world.get(document_id)
+    assert (document.status, document.applicant_id) == (Status.ACTION_REQUIRED.value, None)
+    assert [n["code"] for n in document.verification_notes] == ["not_on_case"]
+    assert "(Priya Sharma)" in document.verification_notes[0]["en"]
+    assert [p.role for p in applicants.people(world.session, world.case)] == ["client"]
+    # Back with a person, the advisor can add her again from the document.
+    document = whose.settle_whose(world.session, world.ports, world.advisor, document_id, action="add")
+    assert document.status == Status.VERIFIED.value

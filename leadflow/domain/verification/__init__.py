@@ -100,13 +100,17 @@ def _whose(verdict: Verdict, document_type: str, content: dict, applicant: Appli
     found = _applicants.whose(document_type, confidently_read(content), tuple(applicant.case))
     if not found.strangers or verdict.status == Status.REJECTED:
         return replace(verdict, applicants=found.applicants)
-    names = ", ".join(found.strangers)
-    note = Note("not_on_case",
+    kept = tuple(n for n in verdict.notes if n.code != "ok")
+    return Verdict(Status.ACTION_REQUIRED, kept + (not_on_case(found.strangers),), applicants=found.applicants)
+
+
+def not_on_case(strangers) -> Note:
+    """The note of a document that names someone who is not on its case: a person decides whose it is."""
+    names = ", ".join(strangers)
+    return Note("not_on_case",
                 f"This document names someone who is not on this case ({names}); a specialist will check whose it is.",
                 f"Dieses Dokument nennt jemanden, der nicht zu diesem Fall gehört ({names}); "
                 "eine Fachkraft prüft, wem es gehört.")
-    kept = tuple(n for n in verdict.notes if n.code != "ok")
-    return Verdict(Status.ACTION_REQUIRED, kept + (note,), applicants=found.applicants)
 
 
 def unreadable_fields(document_type: str | None, notes: list[dict] | None) -> list:
