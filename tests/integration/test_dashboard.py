@@ -402,7 +402,7 @@ def test_reprocess_customise_and_revert_from_the_page_each_add_a_version(app, wo
     assert causes() == ["generated", "reprocessed"]
 
     customised = post(advisor, f"/documents/{document_id}/customise", {"fields": ["iban", "holder"], "more_fields": "bank"})
-    assert customised.status_code == 200 and "Asked for iban, holder, bank" in customised.get_data(as_text=True)
+    assert customised.status_code == 200 and "Asked for IBAN, Account holder, Bank" in customised.get_data(as_text=True)
     api.wait_for_status(document_id, "VERIFIED")
     wait_until(lambda: causes() == ["generated", "reprocessed", "customised"], message="the customised version")
     content = api.get(f"/api/documents/{document_id}/content").json()["content"]

@@ -129,7 +129,7 @@ def case(app, world):
         db.session.commit()
         db.session.remove()
     return {"verified": [d["id"] for d in made], "others": ids, "statement": statement["id"], "closed": closed_id,
-            "files": [d["path"].name for d in made] + list(FILE_NAMES)}
+            "files": [d["path"].name for d in made] + list(FILE_NAMES) + [title for title, *_ in EXTRA]}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -224,7 +224,7 @@ def test_a_date_typed_in_the_pages_format_is_stored_as_a_date_and_an_untouched_f
     assert values["field.period_end"] == "30.08.2026" and values["field.issued"] == "15.04.2012"
     assert '"03.08.2026"' in boxes["field.bookings"]
     form = {"version": "2", **values, **boxes}
-    assert "Nothing was changed" in post(advisor, f"{url}/corrections", form).get_data(as_text=True)
+    assert "Es wurde nichts geändert" in post(advisor, f"{url}/corrections", form).get_data(as_text=True)
     answer = post(advisor, f"{url}/corrections", {**form, "field.period_end": "31.08.2026",
                                                   "field.bookings": boxes["field.bookings"].replace("03.08.2026", "4 Aug 2026")})
     assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
@@ -243,8 +243,9 @@ def _check(page: str, language: str, file_names, where: str) -> bool:
     boxes = " ".join(html.unescape(t) for t in TEXTAREA.findall(body))
     # Each element's text apart: a number in one cell and a month in the next are not a date.
     visible = html.unescape(TAG.sub(" ¦ ", TEXTAREA.sub(" ", body)))
-    for name in file_names:   # a client's file name is theirs, whatever it looks like
-        visible = visible.replace(name, " ")
+    spoken = " ¦ ".join(html.unescape(v) for v in SPOKEN_ATTRIBUTES.findall(body))
+    for name in file_names:   # a client's file name or title is theirs, whatever it looks like
+        visible, spoken = visible.replace(name, " "), spoken.replace(name, " ")
     codes = [m.group(0) for m in UPPER_CODE.finditer(visible)]
     assert not codes, f"{where} ({language}) shows codes: {codes}"
     snakes = [m.group(0) for m in LOWER_CODE.finditer(visible)]
@@ -255,7 +256,6 @@ def _check(page: str, language: str, file_names, where: str) -> bool:
               if not MONTH_FORMAT[language].fullmatch(m.group(0))]
     assert not wrong, f"{where} ({language}) shows dates not in the {language} format: {wrong}"
     if language == "de":
-        spoken = " ¦ ".join(html.unescape(v) for v in SPOKEN_ATTRIBUTES.findall(body))
         said = " ".join(" ".join((visible, spoken)).split())
         english = sorted({words for words in _english_only() if words in said})
         assert not english, f"{where} (de) shows English words: {english}"
