@@ -17,6 +17,7 @@ from leadflow.ports import current_ports
 from leadflow.services import applicants, documents, review, version_store, views, whose
 from leadflow.services import versions as version_service
 from leadflow.web import params
+from leadflow.web.i18n import error_words
 from leadflow.web.templating import page_language, preload_names
 
 bp = Blueprint("documents", __name__)
@@ -52,7 +53,7 @@ def settle_whose(document_id):
                            applicant=request.form.get("applicant"))
     except LeadflowError as error:
         db.session.rollback()
-        return _show(_document_or_404(document_id), error.status, whose_error=_(error.message))
+        return _show(_document_or_404(document_id), error.status, whose_error=error_words(error))
     return redirect(url_for("documents.show", document_id=doc.id), code=303)
 
 
@@ -86,7 +87,7 @@ def diff(document_id):
         (a, body_a), (b, body_b) = (version_service.version_body(db.session, current_ports(), doc, "content", n)
                                     for n in (older, newer))
     except LeadflowError as error:
-        return render_template("documents/_diff.html", error=_(error.message)), error.status
+        return render_template("documents/_diff.html", error=error_words(error)), error.status
     changes = diff_fields((body_a or {}).get("fields") or {}, (body_b or {}).get("fields") or {})
     return render_template("documents/_diff.html", a=a, b=b, changes=changes)
 
@@ -108,7 +109,7 @@ def correct(document_id):
             raise InvalidInput(_("Nothing was changed."), code="no_changes")
         doc = version_service.correct(db.session, current_ports(), current_user, doc.id, changes)
     except LeadflowError as error:
-        return _panel_answer("fields", doc, error=_(error.message), status=error.status, form=request.form)
+        return _panel_answer("fields", doc, error=error_words(error), status=error.status, form=request.form)
     return _panel_answer("fields", doc, message=_("Saved: %(fields)s. A new version is in the chain below.",
                                                   fields=_field_labels(sorted(changes))))
 
@@ -166,7 +167,7 @@ def retry(document_id):
     except LeadflowError as error:
         doc = _document_or_404(document_id)
         return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True,
-                               error=_(error.message)), error.status
+                               error=error_words(error)), error.status
     return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True), 200, \
         {"HX-Trigger": "leadflow:document-changed"}
 
@@ -355,7 +356,7 @@ def _action(document_id: str, run, message: str):
     try:
         doc = run()
     except LeadflowError as error:
-        return render_template("documents/_action_result.html", error=_(error.message)), error.status
+        return render_template("documents/_action_result.html", error=error_words(error)), error.status
     return render_template("documents/_action_result.html", message=message, document=doc,
                            viewer=current_user), 200, {"HX-Trigger": "leadflow:document-changed"}
 

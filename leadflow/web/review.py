@@ -20,6 +20,7 @@ from leadflow.services import views
 from leadflow.services.views import failed_documents, review_documents  # noqa: F401
 from leadflow.words import N_
 from leadflow.web.auth import roles_required
+from leadflow.web.i18n import error_words
 from leadflow.ports import current_ports
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -93,7 +94,7 @@ def decide(document_id):
         typed = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
                  if key.startswith(FIELD_PREFIX)}
         return render_template("documents/_row.html", document=document, viewer=current_user,
-                               error=gettext(error.message), typed=typed), error.status
+                               error=error_words(error), typed=typed), error.status
     return render_template("documents/_row.html", document=document, viewer=current_user)
 
 
