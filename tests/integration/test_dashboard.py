@@ -234,7 +234,7 @@ def test_a_correction_from_the_page_makes_a_new_version_and_the_diff_shows_it(ap
     assert re.search(r'data-version="2">\s*<span class="version-n">v2</span>\s*<span class="cause">Corrected</span>', versions)
     assert "by Advisor A" in versions and "replaces v1" in versions
     diff = advisor.get(f"/documents/{document_id}/diff?from=1&to=2").get_data(as_text=True)
-    assert 'class="diff-changed"><th scope="row">Holder</th>' in diff
+    assert 'class="diff-changed"><th scope="row">Account holder</th>' in diff
     assert "Rahul Mustermann-Corrected" in diff
     history = advisor.get(f"/documents/{document_id}/panels/history").get_data(as_text=True)
     assert "corrected holder" in history and "by Advisor A" in history
