@@ -15,6 +15,7 @@ from datetime import date, datetime, timezone
 from functools import lru_cache
 
 from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from leadflow import config
@@ -187,6 +188,20 @@ def without_codes(text: str | None, language: str) -> str:
         found = match.group(0)
         return code(found, language) if _known(found) or found.startswith("SYSTEM_") else found
     return LOWER_CODE.sub(said, UPPER_CODE.sub(said, str(text or "")))
+
+
+# --- numbers ----------------------------------------------------------------------------------
+
+def number(value, language: str) -> str:
+    """A count as the language groups it: 1,000 in English, 1.000 in German."""
+    return format_decimal(value, format="#,##0", locale=LOCALE[_lang(language)])
+
+
+def money(value, language: str) -> str:
+    """Euros with cents: 3,394.72 € in English, 3.394,72 € in German; a dash for none."""
+    if value is None:
+        return "—"
+    return format_decimal(value, format="#,##0.00", locale=LOCALE[_lang(language)]) + " €"
 
 
 # --- dates ------------------------------------------------------------------------------------

@@ -83,6 +83,14 @@ def _month(value, language: str | None = None) -> str:
     return words.month(value, language or page_language())
 
 
+def _number(value, language: str | None = None) -> str:
+    return words.number(value, language or page_language())
+
+
+def _money(value, language: str | None = None) -> str:
+    return words.money(value, language or page_language())
+
+
 def _dates_in(text, language: str | None = None):
     return words.dates_in(text, language or page_language())
 
@@ -138,5 +146,6 @@ def row_cursor(document: Document) -> str:
 
 
 # Every date on a page goes through `day` or `moment` (one pattern per language), every date
-# inside read values or notes through `dates_in`.
-FILTERS = {"day": _day, "moment": _moment, "month": _month, "dates_in": _dates_in, "without_codes": _without_codes}
+# inside read values or notes through `dates_in`; counts and euros through `number` and `money`.
+FILTERS = {"day": _day, "moment": _moment, "month": _month, "dates_in": _dates_in, "without_codes": _without_codes,
+           "number": _number, "money": _money}
