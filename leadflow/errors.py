@@ -2,13 +2,18 @@
 
 
 class LeadflowError(Exception):
-    """Base: carries a stable code and a message a user can read."""
+    """Base: carries a stable code and a message a user can read.
+
+    The message is an English message id (marked N_ where it is raised); `values` fill in its
+    %(name)s places. The API answers with it filled in, in English; a page translates the id first
+    (leadflow.web.templating.error_words) and fills in the same values."""
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, code: str | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, code: str | None = None, **values):
+        self.msgid, self.values = message, values
+        self.message = message % values if values else message
+        super().__init__(self.message)
         if code:
             self.code = code
 

@@ -94,33 +94,46 @@ def _tracked_by_models(obj, name, type_, reflected, compare_to) -> bool:
     return not (type_ == "index" and name in _MIGRATION_ONLY_INDEXES)
 
 
+def N_(msgid: str) -> str:
+    """Marks a message id for `pybabel extract`; the error page translates it."""
+    return msgid
+
+
+# An error page's heading for the answers a person meets (Werkzeug's own names are English).
+HTTP_TITLES = {400: N_("Bad Request"), 401: N_("Unauthorized"), 403: N_("Forbidden"), 404: N_("Not Found"),
+               405: N_("Method Not Allowed"), 413: N_("Request Entity Too Large"), 429: N_("Too Many Requests")}
+
+
 def _register_error_pages(app: Flask) -> None:
     from flask_wtf.csrf import CSRFError
     from werkzeug.exceptions import HTTPException
+
+    from flask_babel import gettext
 
     from leadflow.errors import LeadflowError
 
     def respond(status: int, code: str, title: str, message: str):
         if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
             return jsonify(error={"code": code, "message": message}), status
-        return render_template("errors/error.html", title=title, message=message), status
+        # A page says it in the reader's language; the API keeps the English a program logs.
+        return render_template("errors/error.html", title=gettext(title), message=gettext(message)), status
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        return respond(400, "csrf_failed", "Please try again",
-                       "This form expired or was sent from elsewhere. Reload the page and try again.")
+        return respond(400, "csrf_failed", N_("Please try again"),
+                       N_("This form expired or was sent from elsewhere. Reload the page and try again."))
 
     @app.errorhandler(LeadflowError)
     def leadflow_error(error):
-        return respond(error.status, error.code, "Something is not right", error.message)
+        return respond(error.status, error.code, N_("Something is not right"), error.message)
 
     @app.errorhandler(HTTPException)
     def http_error(error):
         code = {404: "not_found", 403: "forbidden", 405: "method_not_allowed", 413: "file_too_large",
                 401: "unauthenticated", 429: "too_many_requests"}.get(error.code, "http_error")
-        message = {404: "There is nothing here, or nothing you may see.",
-                   413: "The file is larger than we accept."}.get(error.code, error.description)
-        return respond(error.code, code, error.name, message)
+        message = {404: N_("There is nothing here, or nothing you may see."),
+                   413: N_("The file is larger than we accept.")}.get(error.code, error.description)
+        return respond(error.code, code, HTTP_TITLES.get(error.code, error.name), message)
 
 
 def _offset_clock(seconds: float) -> None:

@@ -15,6 +15,7 @@ from datetime import date, datetime, timezone
 from functools import lru_cache
 
 from babel.dates import format_date, format_datetime
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 from leadflow import config
@@ -117,6 +118,27 @@ OTHER = {
     "customise": N_("read in another shape"),
 }
 
+# A read field's name as a page labels it (the extractor's keys, leadflow/extractor/fields): the
+# brokerage's words, as a German advisor reads them on the document itself.
+FIELD = {
+    "period": N_("Pay month"), "period_start": N_("Period start"), "period_end": N_("Period end"),
+    "gross": N_("Gross pay"), "net": N_("Net pay"), "payout": N_("Payout"), "tax_class": N_("Tax class"),
+    "income_tax": N_("Income tax"), "solidarity_surcharge": N_("Solidarity surcharge"), "wage_tax": N_("Wage tax"),
+    "employer": N_("Employer"), "employee": N_("Employee"), "holder": N_("Account holder"), "bank": N_("Bank"),
+    "iban": N_("IBAN"), "opening_balance": N_("Opening balance"), "closing_balance": N_("Closing balance"),
+    "bookings": N_("Bookings"), "salary_credits": N_("Salary credits"), "currency": N_("Currency"),
+    "start_date": N_("Start date"), "annual_salary": N_("Annual salary"), "year": N_("Year"),
+    "gross_wages": N_("Gross wages"), "tax_year": N_("Tax year"), "taxable_income": N_("Taxable income"),
+    "tax_office": N_("Tax office"), "tax_number": N_("Tax number"), "surname": N_("Surname"),
+    "given_names": N_("Given names"), "birth_date": N_("Date of birth"), "expiry_date": N_("Expiry date"),
+    "nationality": N_("Nationality"), "issuing_country": N_("Issuing country"), "sex": N_("Sex"),
+    "document_number": N_("Document number"), "document_code": N_("Document code"),
+    "mrz_valid": N_("Machine-readable zone valid"), "mrz_format": N_("Format of the machine-readable zone"),
+    "issuer": N_("Issuer"), "date": N_("Date"), "total": N_("Total"), "tax": N_("Tax"), "amount": N_("Amount"),
+    "description": N_("Description"), "purpose": N_("Purpose"),
+}
+ACRONYMS = {"iban", "bic", "id", "mrz", "vat", "ust", "eur"}
+
 UNKNOWN = N_("Something else")
 """The words for a code none of the tables knows: never the code itself."""
 
@@ -146,6 +168,18 @@ def code(value: str | None, language: str) -> str:
     return say(UNKNOWN, language)
 
 
+def field(name: str | None, language: str) -> str:
+    """A read field's label: 'closing_balance' -> 'Closing balance' / 'Schlusssaldo'; a key the
+    table does not know (one a person named when customising) as its words, 'iban' as 'IBAN'."""
+    name = str(name or "")
+    if name in FIELD:
+        return say(FIELD[name], language)
+    parts = [w.upper() if w.lower() in ACRONYMS else w for w in name.replace("_", " ").split()]
+    if parts and parts[0] == parts[0].lower():
+        parts[0] = parts[0][:1].upper() + parts[0][1:]
+    return " ".join(parts) or name
+
+
 def without_codes(text: str | None, language: str) -> str:
     """Free text (a history note, an old stored note, a check naming documents) with the codes in
     it put into words: those a table knows, and any of our SYSTEM_ family. Nothing else: a word
@@ -154,6 +188,20 @@ def without_codes(text: str | None, language: str) -> str:
         found = match.group(0)
         return code(found, language) if _known(found) or found.startswith("SYSTEM_") else found
     return LOWER_CODE.sub(said, UPPER_CODE.sub(said, str(text or "")))
+
+
+# --- numbers ----------------------------------------------------------------------------------
+
+def number(value, language: str) -> str:
+    """A count as the language groups it: 1,000 in English, 1.000 in German."""
+    return format_decimal(value, format="#,##0", locale=LOCALE[_lang(language)])
+
+
+def money(value, language: str) -> str:
+    """Euros with cents: 3,394.72 € in English, 3.394,72 € in German; a dash for none."""
+    if value is None:
+        return "—"
+    return format_decimal(value, format="#,##0.00", locale=LOCALE[_lang(language)]) + " €"
 
 
 # --- dates ------------------------------------------------------------------------------------

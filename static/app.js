@@ -3,11 +3,12 @@
 (function () {
   "use strict";
 
+  // The words come from the page (data-connecting, data-offline, data-live), in its language.
   function setConnection(state, text) {
     var el = document.getElementById("connection");
     if (!el) return;
     el.className = "connection connection-" + state;
-    el.textContent = text;
+    el.textContent = el.dataset[state] || text;
   }
 
   document.body.addEventListener("htmx:wsConnecting", function () { setConnection("connecting", "Connecting…"); });

@@ -249,7 +249,11 @@
     if (target.matches && target.matches("[data-key=reason]") && event.key === "Enter") {
       event.preventDefault();
       var reject = target.form && target.form.querySelector("[data-key=reject]");
-      if (!target.value.trim()) { announce("Type a reason to reject first."); return; }
+      if (!target.value.trim()) {
+        var region = document.getElementById("announcer");   // its words, in the page's language
+        announce((region && region.getAttribute("data-reason-first")) || "Type a reason to reject first.");
+        return;
+      }
       if (reject) reject.click();
       return;
     }

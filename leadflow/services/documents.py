@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from leadflow import outbox, scoping
 from leadflow.domain import filetypes
 from leadflow.domain.audience import Role, may_share
+from leadflow.domain.document_types import N_
 from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
 from leadflow.domain.lifecycle import Status
 from leadflow.domain.verification import DOCUMENT_TYPES
@@ -141,12 +142,12 @@ def share(session: Session, user: User, document_id: str, email: str) -> Documen
     if document is None:
         raise NotFound("No such document.")
     if not may_share(user.role, user.id, document.owner_id):
-        raise Forbidden("Only the document's owner or the brokerage's staff can share it.")
+        raise Forbidden(N_("Only the document's owner or the brokerage's staff can share it."))
     target = session.scalar(select(User).where(User.email == (email or "").strip().lower()))
     # A document never leaves its brokerage (leadflow.domain.audience). Someone of another
     # brokerage gets the same answer as no one at all: sharing must not reveal who has an account.
     if target is None or (target.brokerage_id != document.brokerage_id and not target.is_platform_admin):
-        raise InvalidInput("No one in this brokerage has that email address.", code="unknown_user")
+        raise InvalidInput(N_("No one in this brokerage has that email address."), code="unknown_user")
     existing = session.get(DocumentShare, (document.id, target.id))
     if existing:
         return existing

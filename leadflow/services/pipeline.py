@@ -18,6 +18,7 @@ from leadflow import breaker, notes, outbox, scoping, statements
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import filetypes
+from leadflow.domain.document_types import N_
 from leadflow import jobs
 from leadflow.domain.events import ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
@@ -260,7 +261,7 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     except ledger.InsufficientCredits as exc:
         outbox.rollback(session)
         if mode != "first":
-            raise Conflict("Your brokerage has no extraction credits left for this; ask its admin to add some.",
+            raise Conflict(N_("Your brokerage has no extraction credits left for this; ask its admin to add some."),
                            code="insufficient_credits") from exc
         note = notes.note("waiting_for_credits")
         log.warning("brokerage %s cannot cover document %s: %s", brokerage_id, document_id, exc)

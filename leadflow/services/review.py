@@ -4,6 +4,7 @@ from sqlalchemy.orm import Session
 
 from leadflow import outbox
 from leadflow.domain.audience import awaits_retry, may_decide, may_retry
+from leadflow.domain.document_types import N_
 from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status
 from leadflow.domain.verification import DOCUMENT_TYPES, RULES, Note, typed_value, unreadable_fields
@@ -22,10 +23,10 @@ def decide(session: Session, ports: Ports, admin: User, document_id: str, *, doc
     """Set the type (the document goes on to verification), read the fields the reader could
     not (`fields`: the document is judged again at once), or reject it with a reason."""
     if not may_decide(admin.role):
-        raise Forbidden("Only a platform admin decides documents in review.")
+        raise Forbidden(N_("Only a platform admin decides documents in review."))
     document = documents.get_visible(session, admin, document_id)
     if document.status != Status.ACTION_REQUIRED:
-        raise Conflict(f"This document is {document.status}, not waiting for a decision.")
+        raise Conflict(N_("This document’s status is “%(status)s”: it is not waiting for a decision."), status=document.status)
     if fields is not None and not reject_reason:
         return _read_fields(session, ports, admin, document, fields)
     if reject_reason:
@@ -46,10 +47,10 @@ def decide(session: Session, ports: Ports, admin: User, document_id: str, *, doc
         session.refresh(document)
         return document
     else:
-        raise InvalidInput("Give a document_type from the list, or a reason to reject.")
+        raise InvalidInput(N_("Give a document_type from the list, or a reason to reject."))
     if not moved:
         outbox.rollback(session)
-        raise Conflict("Someone else decided this document a moment ago.")
+        raise Conflict(N_("Someone else decided this document a moment ago."))
     outbox.commit(session)
     session.refresh(document)
     return document
@@ -59,7 +60,7 @@ def _read_fields(session: Session, ports: Ports, admin: User, document: Document
     """The reviewer's values become a corrected version and the type's rules run on them: one step."""
     wanted = unreadable_fields(document.document_type, document.verification_notes)
     if not wanted:
-        raise Conflict("This document is not waiting for fields to be read; decide its type or reject it.")
+        raise Conflict(N_("This document is not waiting for fields to be read; decide its type or reject it."))
     if not isinstance(fields, dict) or not fields:
         raise InvalidInput('fields must be an object of field names to values, e.g. {"period": "10/2026"}.')
     rules = RULES[document.document_type]
@@ -83,15 +84,15 @@ def _read_fields(session: Session, ports: Ports, admin: User, document: Document
 def retry(session: Session, user: User, document_id: str) -> Document:
     """Send a document that failed for system reasons through the pipeline again."""
     if not may_retry(user.role):
-        raise Forbidden("Only an admin can retry a failed document.")
+        raise Forbidden(N_("Only an admin can retry a failed document."))
     document = documents.get_visible(session, user, document_id)
     if not awaits_retry(document.status, document.rejection_code):
-        raise Conflict("Only a document that failed for system reasons can be retried.")
+        raise Conflict(N_("Only a document that failed for system reasons can be retried."))
     if not transitions.apply(session, document.id, Status(document.status), Status.PENDING, action="retried",
                              actor_id=user.id, note=f"retry after {document.rejection_code}", rejection_code=None,
                              verification_notes=[], current_job_id=None):
         outbox.rollback(session)
-        raise Conflict("Someone else retried this document a moment ago.")
+        raise Conflict(N_("Someone else retried this document a moment ago."))
     outbox.record(session, VerificationRequested(document.id, document.brokerage_id, take_over=True))
     outbox.commit(session)
     session.refresh(document)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from leadflow import outbox
 from leadflow.domain.audience import may_work_on_data
+from leadflow.domain.document_types import N_
 from leadflow.domain.lifecycle import SETTLED, Status
 from leadflow.domain.verification import Applicant, verify_type
 from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -56,7 +57,7 @@ def correct(session: Session, ports: Ports, user: User, document_id: str, change
     document = _editable(session, user, document_id)
     current = _latest(session, document.id, "content")
     if current is None:
-        raise Conflict("This document has no extracted data to correct yet.")
+        raise Conflict(N_("This document has no extracted data to correct yet."))
     content = version_store.read(ports.storage, current.storage_key, "content")
     updated = copy.deepcopy(content)
     changed = {str(k): v for k, v in changes.items()}
@@ -76,7 +77,7 @@ def revert(session: Session, ports: Ports, user: User, document_id: str) -> Docu
     document = _editable(session, user, document_id)
     originals = {part: _first(session, document.id, part) for part in ("content", "schema")}
     if originals["content"] is None:
-        raise Conflict("This document has no extracted data to revert to.")
+        raise Conflict(N_("This document has no extracted data to revert to."))
     for part, original in originals.items():
         if original is not None:
             _new_version(session, ports, document, part, "reverted", user, storage_key=original.storage_key)
@@ -100,9 +101,9 @@ def version_body(session: Session, ports: Ports, document: Document, part: str,
 def _editable(session: Session, user: User, document_id: str) -> Document:
     document = documents.get_visible(session, user, document_id)
     if not may_work_on_data(user.role):
-        raise Forbidden("Only the brokerage's advisors can change a document's data.")
+        raise Forbidden(N_("Only the brokerage's advisors can change a document's data."))
     if document.status not in SETTLED:
-        raise Conflict(f"This document is {document.status}; wait until it is finished.")
+        raise Conflict(N_("This document’s status is “%(status)s”; wait until it is finished."), status=document.status)
     return document
 
 
@@ -146,7 +147,7 @@ def _reverify(session: Session, ports: Ports, document: Document, user: User, co
                                   note=note, **fields)
     if not moved:
         outbox.rollback(session)
-        raise Conflict("Someone else changed this document a moment ago; reload and try again.")
+        raise Conflict(N_("Someone else changed this document a moment ago; reload and try again."))
 
 
 def _commit_version(session: Session) -> None:
@@ -155,7 +156,7 @@ def _commit_version(session: Session) -> None:
     except IntegrityError as exc:
         # Two people saved a version of the same document at once: the number is taken.
         outbox.rollback(session)
-        raise Conflict("Someone else changed this document a moment ago; reload and try again.") from exc
+        raise Conflict(N_("Someone else changed this document a moment ago; reload and try again.")) from exc
 
 
 def _latest(session: Session, document_id: str, part: str) -> DocumentVersion | None:

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from flask import (Blueprint, abort, current_app, flash, g, jsonify, redirect, render_template, request, session,
                    url_for)
+from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required, login_user, logout_user
@@ -152,8 +153,8 @@ def _too_many_message() -> str:
     seconds = max(parse_limit(current_app.config["LOGIN_RATE_LIMIT_PER_ACCOUNT"]).get_expiry(),
                   parse_limit(current_app.config["LOGIN_RATE_LIMIT_PER_ADDRESS"]).get_expiry())
     minutes = max(1, -(-seconds // 60))
-    return (f"Too many failed sign-in attempts. For your security, sign-in is paused for up to {minutes} "
-            f"minutes; please try again later.")
+    return gettext("Too many failed sign-in attempts. For your security, sign-in is paused for up to %(minutes)s "
+                   "minutes; please try again later.", minutes=minutes)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -170,7 +171,7 @@ def login():
             # An unknown email costs the same hashing as a known one: answer time tells nothing.
             check_password_hash(_dummy_hash(), password)
         if user is None or not user.check_password(password):
-            flash("Wrong email or password.", "error")
+            flash(gettext("Wrong email or password."), "error")
             return render_template("auth/login.html", email=email), 401
         login_user(user)
         session[SESSION_VERSION] = user.session_version

@@ -14,7 +14,7 @@ from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
 from leadflow.services import applicants, case_file, checklist, views, whose
-from leadflow.web.i18n import language_of
+from leadflow.web.i18n import error_words, language_of
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import page_language, preload_names
 from leadflow.ports import current_ports
@@ -88,7 +88,7 @@ def add_applicant(workspace_id):
                                date_of_birth=request.form.get("date_of_birth"),
                                citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
-        return _page(case, applicant_error=_(error.message), applicant_form=request.form), error.status
+        return _page(case, applicant_error=error_words(error), applicant_form=request.form), error.status
     return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
 
 
@@ -101,7 +101,7 @@ def remove_applicant(workspace_id):
         whose.remove_co_applicant(db.session, current_ports(), current_user, case)
     except LeadflowError as error:
         db.session.rollback()
-        return _page(case, applicant_error=_(error.message)), error.status
+        return _page(case, applicant_error=error_words(error)), error.status
     return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
 
 
@@ -117,7 +117,7 @@ def set_applicant(workspace_id, role):
         whose.correct_applicant(db.session, current_ports(), current_user, case, role, changes)
     except LeadflowError as error:
         db.session.rollback()
-        return _page(case, applicant_error=_(error.message)), error.status
+        return _page(case, applicant_error=error_words(error)), error.status
     return redirect(url_for("cases.show", workspace_id=case.id) + "#applicants", code=303)
 
 

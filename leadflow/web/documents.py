@@ -17,6 +17,7 @@ from leadflow.ports import current_ports
 from leadflow.services import applicants, documents, review, version_store, views, whose
 from leadflow.services import versions as version_service
 from leadflow.web import params
+from leadflow.web.i18n import error_words
 from leadflow.web.templating import page_language, preload_names
 
 bp = Blueprint("documents", __name__)
@@ -52,7 +53,7 @@ def settle_whose(document_id):
                            applicant=request.form.get("applicant"))
     except LeadflowError as error:
         db.session.rollback()
-        return _show(_document_or_404(document_id), error.status, whose_error=_(error.message))
+        return _show(_document_or_404(document_id), error.status, whose_error=error_words(error))
     return redirect(url_for("documents.show", document_id=doc.id), code=303)
 
 
@@ -86,7 +87,7 @@ def diff(document_id):
         (a, body_a), (b, body_b) = (version_service.version_body(db.session, current_ports(), doc, "content", n)
                                     for n in (older, newer))
     except LeadflowError as error:
-        return render_template("documents/_diff.html", error=error.message), error.status
+        return render_template("documents/_diff.html", error=error_words(error)), error.status
     changes = diff_fields((body_a or {}).get("fields") or {}, (body_b or {}).get("fields") or {})
     return render_template("documents/_diff.html", a=a, b=b, changes=changes)
 
@@ -105,12 +106,12 @@ def correct(document_id):
     try:
         changes = _changes_from_form(doc, request.form)
         if not changes:
-            raise InvalidInput("Nothing was changed.", code="no_changes")
+            raise InvalidInput(_("Nothing was changed."), code="no_changes")
         doc = version_service.correct(db.session, current_ports(), current_user, doc.id, changes)
     except LeadflowError as error:
-        return _panel_answer("fields", doc, error=error.message, status=error.status, form=request.form)
-    return _panel_answer("fields", doc, message=f"Saved: {', '.join(sorted(changes))}. A new version is "
-                                                  "in the chain below.")
+        return _panel_answer("fields", doc, error=error_words(error), status=error.status, form=request.form)
+    return _panel_answer("fields", doc, message=_("Saved: %(fields)s. A new version is in the chain below.",
+                                                  fields=_field_labels(sorted(changes))))
 
 
 @bp.post("/documents/<document_id>/reprocess")
@@ -118,7 +119,7 @@ def correct(document_id):
 def reprocess(document_id):
     return _action(document_id,
                    lambda: version_service.reprocess(db.session, current_ports(), current_user, document_id),
-                   "Extracting again. The result becomes a new version when it arrives.")
+                   _("Extracting again. The result becomes a new version when it arrives."))
 
 
 @bp.post("/documents/<document_id>/customise")
@@ -130,17 +131,18 @@ def customise(document_id):
 
     def customised():
         if not fields:
-            raise InvalidInput("Pick at least one field to extract.")
+            raise InvalidInput(_("Pick at least one field to extract."))
         return version_service.customise(db.session, current_ports(), current_user, document_id, {"fields": fields})
     return _action(document_id, customised,
-                   f"Asked for {', '.join(fields)}. The new shape becomes a version when it arrives.")
+                   _("Asked for %(fields)s. The new shape becomes a version when it arrives.",
+                     fields=_field_labels(fields)))
 
 
 @bp.post("/documents/<document_id>/revert")
 @login_required
 def revert(document_id):
     return _action(document_id, lambda: version_service.revert(db.session, current_ports(), current_user, document_id),
-                   "Back to the original extraction, as a new version.")
+                   _("Back to the original extraction, as a new version."))
 
 
 @bp.post("/documents/<document_id>/shares")
@@ -150,10 +152,10 @@ def share(document_id):
 
     def shared():
         if not email:
-            raise InvalidInput("Give the email address of the person to share with.")
+            raise InvalidInput(_("Give the email address of the person to share with."))
         documents.share(db.session, current_user, document_id, email)
         return _document_or_404(document_id)
-    return _action(document_id, shared, f"Shared with {email}. They see it among their documents now.")
+    return _action(document_id, shared, _("Shared with %(email)s. They see it among their documents now.", email=email))
 
 
 @bp.post("/documents/<document_id>/retry")
@@ -165,7 +167,7 @@ def retry(document_id):
     except LeadflowError as error:
         doc = _document_or_404(document_id)
         return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True,
-                               error=error.message), error.status
+                               error=error_words(error)), error.status
     return render_template("documents/_row.html", document=doc, viewer=current_user, oob=True), 200, \
         {"HX-Trigger": "leadflow:document-changed"}
 
@@ -261,10 +263,10 @@ def _changes_from_form(doc: Document, form) -> dict:
     current = _fields_panel(doc)
     version = current["content_version"]
     if version is None:
-        raise Conflict("This document has no extracted data to correct yet.")
+        raise Conflict(_("This document has no extracted data to correct yet."))
     if str(version.number) != (form.get("version") or ""):
-        raise Conflict(f"Someone saved version {version.number} while you were editing. "
-                       "Reload to see it, then make your change again.")
+        raise Conflict(_("Someone saved version %(number)s while you were editing. "
+                         "Reload to see it, then make your change again.", number=version.number))
     changes = {}
     for name, view in current["fields"].items():
         key = f"field.{name}"
@@ -280,7 +282,7 @@ def _changes_from_form(doc: Document, form) -> dict:
     new_name = (form.get("new_name") or "").strip()
     if new_name:
         if new_name in current["fields"]:
-            raise InvalidInput(f"“{new_name}” exists already; change it in its own box.")
+            raise InvalidInput(_("“%(name)s” exists already; change it in its own box.", name=new_name))
         changes[new_name] = _parse(new_name, form.get("new_value") or "", "text")
     return changes
 
@@ -293,7 +295,8 @@ def _parse(name: str, text: str, kind: str):
         try:
             return json.loads(text)
         except ValueError:
-            raise InvalidInput(f"“{name}” must be valid JSON (a list in [...], an object in {{...}}).")
+            raise InvalidInput(_("“%(name)s” must be valid JSON (a list in [...], an object in {...}).",
+                                 name=words.field(name, page_language())))
     if kind == "date":
         return words.read_back(text)
     if kind == "number":
@@ -353,13 +356,18 @@ def _action(document_id: str, run, message: str):
     try:
         doc = run()
     except LeadflowError as error:
-        return render_template("documents/_action_result.html", error=error.message), error.status
+        return render_template("documents/_action_result.html", error=error_words(error)), error.status
     return render_template("documents/_action_result.html", message=message, document=doc,
                            viewer=current_user), 200, {"HX-Trigger": "leadflow:document-changed"}
 
 
+def _field_labels(names) -> str:
+    """Fields as a person reads them in a message: 'IBAN, Account holder', not 'iban, holder'."""
+    return ", ".join(words.field(name, page_language()) for name in names)
+
+
 def _int_arg(name: str) -> int:
-    return params.integer(request.args.get(name), name, message="Pick two versions to compare.")
+    return params.integer(request.args.get(name), name, message=_("Pick two versions to compare."))
 
 
 # The document page's panels: name -> (template, context builder). Each reloads by itself

@@ -8,7 +8,7 @@ come with both languages stored (`{"code", "en", "de"}`) and checklist items car
 The upload script's messages are handed to it as JSON, so one table serves server and browser.
 """
 from flask import has_request_context, request
-from flask_babel import force_locale, gettext
+from flask_babel import force_locale, get_locale, gettext
 from flask_login import current_user
 
 from leadflow import words
@@ -149,6 +149,16 @@ def checked_language(value) -> str:
     if value not in LANGUAGES:
         raise InvalidInput(f"Choose one of: {', '.join(LANGUAGES)}.", code="unknown_language")
     return value
+
+
+def error_words(error) -> str:
+    """A service's refusal as a page says it: its message id in the request's language, filled in
+    (a status as its words), and any code in it as words."""
+    locale = get_locale()
+    language = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+    values = {name: words.status(value, language) if value in words.STATUS else value
+              for name, value in error.values.items()}
+    return words.without_codes(gettext(error.msgid, **values), language)
 
 
 def t(key: str, language: str, **values) -> str:

@@ -10,6 +10,7 @@ from leadflow.extensions import db
 from leadflow.ports import current_ports
 from leadflow.services import erasure, packages, views
 from leadflow.web.params import MAX_INT, is_document_id
+from leadflow.web.templating import page_language
 
 bp = Blueprint("packages", __name__)
 
@@ -26,8 +27,9 @@ def build(workspace_id):
     try:
         packages.request(db.session, current_ports(), current_user, workspace_id)
     except packages.Incomplete as error:
-        # Named as the case page's checklist names them (in the brokerage's words, German beside).
-        names = ", ".join(f"{item.en} ({item.de})" for item in ITEMS if item.key in error.items)
+        # Named as the case page's checklist names them: in the page's language, German beside English.
+        german = page_language() == "de"
+        names = ", ".join(item.de if german else f"{item.en} ({item.de})" for item in ITEMS if item.key in error.items)
         return _panel(workspace_id, error=_("The case is not complete yet: %(items)s.", items=names),
                       status=error.status)
     return _panel(workspace_id, status=202)

@@ -6,7 +6,6 @@ states follow the rows that the pushes replace by id. `POST /portal/upload` is t
 browser without script.
 """
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from leadflow import countries
@@ -84,7 +83,7 @@ def add_applicant():
                                date_of_birth=request.form.get("date_of_birth"),
                                citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
-        return _page(_cases(), case, applicant_error=_(error.message), applicant_form=request.form), error.status
+        return _page(_cases(), case, applicant_error=i18n.error_words(error), applicant_form=request.form), error.status
     return redirect(url_for("portal.index", case=case.id) + "#applicants", code=303)
 
 
@@ -100,7 +99,7 @@ def citizenship():
         applicants.set_details(db.session, current_user, case, role, citizenship=request.form.get("citizenship"),
                                keep_birth=True)
     except LeadflowError as error:
-        return _page(_cases(), case, applicant_error=_(error.message)), error.status
+        return _page(_cases(), case, applicant_error=i18n.error_words(error)), error.status
     return redirect(url_for("portal.index", case=case.id) + "#applicants", code=303)
 
 

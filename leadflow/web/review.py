@@ -4,6 +4,7 @@ thresholds, and ledger discrepancies."""
 from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import gettext, ngettext
 from flask_login import current_user
 
 from leadflow import clock, sweeps, words
@@ -17,7 +18,9 @@ from leadflow.services import review as review_service
 from leadflow.services import views
 # The two lists this screen shows (tests read their queries from here).
 from leadflow.services.views import failed_documents, review_documents  # noqa: F401
+from leadflow.words import N_
 from leadflow.web.auth import roles_required
+from leadflow.web.i18n import error_words
 from leadflow.ports import current_ports
 
 bp = Blueprint("review", __name__, url_prefix="/review")
@@ -26,9 +29,9 @@ STUCK_LIMIT = 50
 # What each stuck status waits for, in the words of the sweep that moves it on.
 STUCK = (
     (Status.PENDING, "PENDING_DOCUMENT_RECOVERY_THRESHOLD_MS", "pending",
-     "the pending sweep enqueues it again"),
+     N_("the pending sweep enqueues it again")),
     (Status.PROCESSING, "STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS", "stalled",
-     "the stalled sweep puts it back in the queue and enqueues it"),
+     N_("the stalled sweep puts it back in the queue and enqueues it")),
 )
 
 
@@ -59,8 +62,8 @@ def run_sweep(name):
     if name not in sweeps.SWEEPS:
         abort(404)
     handled = sweeps.run(name)
-    message = (f"The {name} sweep is running elsewhere right now; try again in a moment." if handled is None
-               else f"The {name} sweep handled {handled} item{'s' if handled != 1 else ''}.")
+    message = (gettext("This sweep is running elsewhere right now; try again in a moment.") if handled is None
+               else ngettext("The sweep handled %(num)s item.", "The sweep handled %(num)s items.", handled))
     return render_template("review/_stuck_work.html", message=message, **_stuck_context())
 
 
@@ -71,7 +74,7 @@ def decide(document_id):
         if request.form.get("action") == "reject":
             reason = (request.form.get("reason") or "").strip()
             if not reason:
-                raise InvalidInput("Give a reason to reject: the client reads it.")
+                raise InvalidInput(gettext("Give a reason to reject: the client reads it."))
             document = review_service.decide(db.session, current_ports(), current_user, document_id,
                                              reject_reason=reason)
         elif request.form.get("action") == "read":
@@ -91,7 +94,7 @@ def decide(document_id):
         typed = {key.removeprefix(FIELD_PREFIX): value for key, value in request.form.items()
                  if key.startswith(FIELD_PREFIX)}
         return render_template("documents/_row.html", document=document, viewer=current_user,
-                               error=error.message, typed=typed), error.status
+                               error=error_words(error), typed=typed), error.status
     return render_template("documents/_row.html", document=document, viewer=current_user)
 
 
@@ -110,7 +113,7 @@ def _stuck_context() -> dict:
                        "rows": [(d, None) for d in rows]})
     overdue = views.overdue_extractions(db.session, viewer, now, STUCK_LIMIT)
     groups.append({"status": Status.EXTRACTING.value, "threshold": None, "sweep": "deadline",
-                   "remedy": "the deadline sweep asks the service, submits again or fails it",
+                   "remedy": N_("the deadline sweep asks the service, submits again or fails it"),
                    "rows": [(d, deadline) for d, deadline in overdue]})
     problems = billing.check_all(db.session)
     names = views.brokerage_names(db.session, problems) if problems else {}

@@ -6,7 +6,7 @@ Registered app-wide, not on one blueprint: a row renders for socket pushes too, 
 screen's request.
 """
 from flask import g, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 
 from leadflow import words
 from leadflow.domain import audience, document_types
@@ -19,9 +19,6 @@ from leadflow.services import views
 from leadflow.services.search import Cursor
 from leadflow.web import i18n
 from leadflow.web.review import FIELD_PREFIX
-
-ACRONYMS = {"iban", "bic", "id", "mrz", "vat", "ust", "eur"}
-
 
 def register(app) -> None:
     app.context_processor(helpers)
@@ -48,16 +45,13 @@ def helpers() -> dict:
 
 
 def type_label(document_type: str | None) -> str:
-    """'bank_statement' -> 'Bank statement'."""
-    return document_types.name(document_type) if document_type else "—"
+    """'bank_statement' -> 'Bank statement' / 'Kontoauszug'."""
+    return gettext(document_types.name(document_type)) if document_type else "—"
 
 
 def field_label(name: str) -> str:
-    """'closing_balance' -> 'Closing balance', 'iban' -> 'IBAN'."""
-    parts = [w.upper() if w.lower() in ACRONYMS else w for w in str(name).replace("_", " ").split()]
-    if parts and parts[0] == parts[0].lower():
-        parts[0] = parts[0][:1].upper() + parts[0][1:]
-    return " ".join(parts) or str(name)
+    """'closing_balance' -> 'Closing balance' / 'Schlusssaldo', in the page's language."""
+    return words.field(name, page_language())
 
 
 def page_language() -> str:
@@ -87,6 +81,14 @@ def _moment(value, language: str | None = None) -> str:
 
 def _month(value, language: str | None = None) -> str:
     return words.month(value, language or page_language())
+
+
+def _number(value, language: str | None = None) -> str:
+    return words.number(value, language or page_language())
+
+
+def _money(value, language: str | None = None) -> str:
+    return words.money(value, language or page_language())
 
 
 def _dates_in(text, language: str | None = None):
@@ -144,5 +146,6 @@ def row_cursor(document: Document) -> str:
 
 
 # Every date on a page goes through `day` or `moment` (one pattern per language), every date
-# inside read values or notes through `dates_in`.
-FILTERS = {"day": _day, "moment": _moment, "month": _month, "dates_in": _dates_in, "without_codes": _without_codes}
+# inside read values or notes through `dates_in`; counts and euros through `number` and `money`.
+FILTERS = {"day": _day, "moment": _moment, "month": _month, "dates_in": _dates_in, "without_codes": _without_codes,
+           "number": _number, "money": _money}

@@ -43,7 +43,7 @@ def test_an_advisor_watches_an_upload_settle_live_then_corrects_it_into_a_new_ve
     row.get_by_role("link", name="Kontoauszug Oktober 2026").click()
     dashboard.wait_for_url(f"**/documents/{document_id}")
     expect(dashboard.get_by_test_id("fields-version")).to_have_text("version 1 · First reading")
-    holder = dashboard.locator("#fields-panel").get_by_label("Holder", exact=True)
+    holder = dashboard.locator("#fields-panel").get_by_label("Account holder", exact=True)
     holder.fill("Rahul Mustermann-Schmidt")
     dashboard.get_by_role("button", name="Save corrections").click()
 
@@ -59,7 +59,7 @@ def test_an_advisor_watches_an_upload_settle_live_then_corrects_it_into_a_new_ve
     dashboard.get_by_label("with", exact=True).select_option("2")
     dashboard.get_by_role("button", name="Compare").click()
     diff = dashboard.get_by_test_id("diff")
-    expect(diff.locator("tr.diff-changed")).to_contain_text("Holder")
+    expect(diff.locator("tr.diff-changed")).to_contain_text("Account holder")
     expect(diff).to_contain_text("Rahul Mustermann-Schmidt")
     dashboard.evaluate("() => window.scrollTo(0, 0)")
     _pdf_loaded(dashboard)

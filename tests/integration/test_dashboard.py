@@ -234,7 +234,7 @@ def test_a_correction_from_the_page_makes_a_new_version_and_the_diff_shows_it(ap
     assert re.search(r'data-version="2">\s*<span class="version-n">v2</span>\s*<span class="cause">Corrected</span>', versions)
     assert "by Advisor A" in versions and "replaces v1" in versions
     diff = advisor.get(f"/documents/{document_id}/diff?from=1&to=2").get_data(as_text=True)
-    assert 'class="diff-changed"><th scope="row">Holder</th>' in diff
+    assert 'class="diff-changed"><th scope="row">Account holder</th>' in diff
     assert "Rahul Mustermann-Corrected" in diff
     history = advisor.get(f"/documents/{document_id}/panels/history").get_data(as_text=True)
     assert "corrected holder" in history and "by Advisor A" in history
@@ -402,7 +402,7 @@ def test_reprocess_customise_and_revert_from_the_page_each_add_a_version(app, wo
     assert causes() == ["generated", "reprocessed"]
 
     customised = post(advisor, f"/documents/{document_id}/customise", {"fields": ["iban", "holder"], "more_fields": "bank"})
-    assert customised.status_code == 200 and "Asked for iban, holder, bank" in customised.get_data(as_text=True)
+    assert customised.status_code == 200 and "Asked for IBAN, Account holder, Bank" in customised.get_data(as_text=True)
     api.wait_for_status(document_id, "VERIFIED")
     wait_until(lambda: causes() == ["generated", "reprocessed", "customised"], message="the customised version")
     content = api.get(f"/api/documents/{document_id}/content").json()["content"]

@@ -111,7 +111,8 @@ def test_an_incomplete_case_a_client_and_another_brokerages_advisor_get_no_packa
     update_user(app, world.advisor_a.user_id, language="de")
     german = post(signed_in(app, world.advisor_a), f"/workspaces/{world.workspace_a}/package")
     assert german.status_code == 409
-    assert "Der Fall ist noch nicht vollständig: Last tax assessment" in german.get_data(as_text=True)
+    assert "Der Fall ist noch nicht vollständig: Letzter Steuerbescheid" in german.get_data(as_text=True)
+    assert "Last tax assessment" not in german.get_data(as_text=True)
     assert 'data-testid="package-blocked"' in advisor.get(f"/workspaces/{world.workspace_a}/package").get_data(as_text=True)
     assert _packages(app) == []
 

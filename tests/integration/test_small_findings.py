@@ -79,9 +79,9 @@ def test_a_clients_history_through_the_api_shows_what_the_page_shows_them_no_pay
     assert all(set(e) == {"kind", "at", "from_status", "to_status"} for e in entries)
 
     page = _session(world, world.client_a).get(f"{world.url}/documents/{document_id}")
-    assert page.status_code == 200 and "nervous" not in page.text and "extraction callback" not in page.text
+    assert page.status_code == 200 and "nervous" not in page.text and "Extraction service reported" not in page.text
     staff_page = _session(world, world.advisor_a).get(f"{world.url}/documents/{document_id}")
-    assert "client seemed nervous" in staff_page.text and "extraction callback" in staff_page.text
+    assert "client seemed nervous" in staff_page.text and "Extraction service reported" in staff_page.text
 
 
 def test_the_credits_follow_one_rule_on_the_page_and_in_the_api(app, world):

@@ -5,8 +5,11 @@ import html
 import json
 import re
 from datetime import date, timedelta
+from functools import lru_cache
+from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from tests.integration.lender_case import seed_complete_case, update_user
 from tests.integration.web_client import signed_in
@@ -32,6 +35,11 @@ INVISIBLE = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
 TEXTAREA = re.compile(r"<textarea\b[^>]*>(.*?)</textarea>", re.S | re.I)
 TEXT_INPUT_VALUE = re.compile(r'<input\b(?=[^>]*\btype="text")[^>]*\bvalue="([^"]*)"', re.I)
 TAG = re.compile(r"<[^>]+>")
+# Words a reader meets outside an element's text: a label for a screen reader, a hint in a box, a
+# picture's words, a question before an action.
+SPOKEN_ATTRIBUTES = re.compile(r'\b(?:aria-label|placeholder|alt|title|hx-confirm)="([^"]*)"', re.I)
+PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|\{[a-z_]*\}|%[sd]")
+CATALOG = Path(__file__).resolve().parents[2] / "translations" / "de" / "LC_MESSAGES" / "messages.po"
 
 # Documents beside the complete case's VERIFIED ones: (title, status, rejection code, notes).
 FILE_NAMES = ("contract-copy.pdf",)
@@ -121,7 +129,7 @@ def case(app, world):
         db.session.commit()
         db.session.remove()
     return {"verified": [d["id"] for d in made], "others": ids, "statement": statement["id"], "closed": closed_id,
-            "files": [d["path"].name for d in made] + list(FILE_NAMES)}
+            "files": [d["path"].name for d in made] + list(FILE_NAMES) + [title for title, *_ in EXTRA]}
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -216,7 +224,7 @@ def test_a_date_typed_in_the_pages_format_is_stored_as_a_date_and_an_untouched_f
     assert values["field.period_end"] == "30.08.2026" and values["field.issued"] == "15.04.2012"
     assert '"03.08.2026"' in boxes["field.bookings"]
     form = {"version": "2", **values, **boxes}
-    assert "Nothing was changed" in post(advisor, f"{url}/corrections", form).get_data(as_text=True)
+    assert "Es wurde nichts geändert" in post(advisor, f"{url}/corrections", form).get_data(as_text=True)
     answer = post(advisor, f"{url}/corrections", {**form, "field.period_end": "31.08.2026",
                                                   "field.bookings": boxes["field.bookings"].replace("03.08.2026", "4 Aug 2026")})
     assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
@@ -235,8 +243,9 @@ def _check(page: str, language: str, file_names, where: str) -> bool:
     boxes = " ".join(html.unescape(t) for t in TEXTAREA.findall(body))
     # Each element's text apart: a number in one cell and a month in the next are not a date.
     visible = html.unescape(TAG.sub(" ¦ ", TEXTAREA.sub(" ", body)))
-    for name in file_names:   # a client's file name is theirs, whatever it looks like
-        visible = visible.replace(name, " ")
+    spoken = " ¦ ".join(html.unescape(v) for v in SPOKEN_ATTRIBUTES.findall(body))
+    for name in file_names:   # a client's file name or title is theirs, whatever it looks like
+        visible, spoken = visible.replace(name, " "), spoken.replace(name, " ")
     codes = [m.group(0) for m in UPPER_CODE.finditer(visible)]
     assert not codes, f"{where} ({language}) shows codes: {codes}"
     snakes = [m.group(0) for m in LOWER_CODE.finditer(visible)]
@@ -246,4 +255,26 @@ def _check(page: str, language: str, file_names, where: str) -> bool:
     wrong += [m.group(0) for m in MONTH_LIKE.finditer(" ".join((visible, boxes, text_inputs)))
               if not MONTH_FORMAT[language].fullmatch(m.group(0))]
     assert not wrong, f"{where} ({language}) shows dates not in the {language} format: {wrong}"
+    if language == "de":
+        said = " ".join(" ".join((visible, spoken)).split())
+        english = sorted({words for words in _english_only() if words in said})
+        assert not english, f"{where} (de) shows English words: {english}"
     return bool(shown)
+
+
+@lru_cache(maxsize=1)
+def _english_only() -> frozenset:
+    """The UI's English words that German says otherwise: every message id of the catalog whose
+    German differs, cut at its placeholders, each piece of more than one word (a single word may
+    be a name, a file's or a person's, and say nothing about the page's language)."""
+    with CATALOG.open("rb") as file:
+        catalog = read_po(file)
+    pieces = set()
+    for message in catalog:
+        if not message.id or not message.string or isinstance(message.id, tuple) or message.string == message.id:
+            continue
+        for piece in PLACEHOLDER.split(message.id):
+            piece = " ".join(piece.split()).strip(" .,:;·(")
+            if len(piece.split()) > 1 and piece not in message.string:
+                pieces.add(piece)
+    return frozenset(pieces)

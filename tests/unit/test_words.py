@@ -70,3 +70,27 @@ def test_a_value_read_back_is_as_it_was_when_untouched_and_iso_when_typed_anew()
     assert words.read_back("15.04.2012", "15 April 2012") == "15 April 2012"
     assert words.read_back("6 Dec 2026", "2026-12-05") == "2026-12-06"
     assert words.read_back("not a date", "2026-12-05") == "not a date"
+
+
+@pytest.mark.parametrize("language, holder, iban, mine", [("en", "Account holder", "IBAN", "Net pay month"),
+                                                          ("de", "Kontoinhaber", "IBAN", "Net pay month")])
+def test_a_read_field_is_labelled_in_the_brokerages_words_and_an_unknown_key_as_its_words(language, holder, iban, mine):
+    assert words.field("holder", language) == holder
+    assert words.field("iban", language) == iban
+    assert words.field("net_pay_month", language) == mine   # named by a person when customising
+    assert words.field("period", language) == {"en": "Pay month", "de": "Abrechnungsmonat"}[language]
+
+
+@pytest.mark.parametrize("language, count, euros", [("en", "12,345", "3,394.72 €"), ("de", "12.345", "3.394,72 €")])
+def test_counts_and_euros_are_grouped_as_the_language_groups_them(language, count, euros):
+    assert words.number(12345, language) == count
+    assert words.money(3394.72, language) == euros
+    assert words.money(None, language) == "—"
+
+
+def test_a_refusal_keeps_its_message_id_and_values_and_says_them_filled_in():
+    from leadflow.errors import Conflict
+    refused = Conflict("This document’s status is “%(status)s”; wait until it is finished.", status="EXTRACTING")
+    assert refused.message == str(refused) == "This document’s status is “EXTRACTING”; wait until it is finished."
+    assert refused.msgid.startswith("This document’s status is “%(status)s”") and refused.values == {"status": "EXTRACTING"}
+    assert Conflict("100% sure, nothing to fill in").message == "100% sure, nothing to fill in"
