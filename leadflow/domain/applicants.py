@@ -70,7 +70,10 @@ def named_on(document_type: str | None, fields: dict) -> str | None:
     """The person a document names, from its confidently read fields; None when it names no one we read."""
     if document_type in IDENTITY_TYPES:
         given, surname = fields.get("given_names"), fields.get("surname")
-        return " ".join(p.strip() for p in (given, surname) if isinstance(p, str) and p.strip()) or None
+        # Given names alone are not a person: without the surname a stranger cannot be told apart.
+        if not (isinstance(surname, str) and surname.strip()):
+            return None
+        return " ".join(p.strip() for p in (given, surname) if isinstance(p, str) and p.strip())
     value = fields.get(NAMED_BY.get(document_type or "", ""))
     return value.strip() if isinstance(value, str) and value.strip() else None
 

@@ -88,3 +88,9 @@ def test_the_co_applicants_passport_is_welcome_and_a_strangers_goes_to_a_person_
     confirmed = {**stranger, "confirmed": {"surname": "printed_twice", "given_names": "printed_twice"}}
     rejected = verify_type("id_document", confirmed, Applicant("Priya Sharma", CASE), TODAY)
     assert rejected.status == Status.REJECTED and rejected.notes[0].code == "id_name_mismatch"
+
+
+def test_an_identity_paper_whose_surname_was_not_read_names_no_one():
+    from leadflow.domain.applicants import named_on
+    assert named_on("id_document", {"given_names": "ANNA MARIA", "surname": None}) is None
+    assert named_on("residence_permit", {"given_names": "ANNA MARIA", "surname": "ERIKSSON"}) == "ANNA MARIA ERIKSSON"
