@@ -28,7 +28,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 ADMIN_URL = os.environ.get("BENCH_DATABASE_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-DATABASE = "leadflow_bench_sweeps"
+DATABASE = os.environ.get("BENCH_SWEEPS_DATABASE", "leadflow_bench_sweeps")
 PASS_BUDGET_MS = 20
 RECOVERY_BUDGET_S = 10
 DOCUMENTS_PER_BROKERAGE = 10_000
