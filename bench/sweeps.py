@@ -147,6 +147,7 @@ def main(argv=None) -> int:
         upgrade()
     plain = url.replace("postgresql+psycopg://", "postgresql://", 1)
     seed_once(plain, args.documents)
+    freshen_in_flight(plain)
 
     with app.app_context():
         print(f"\nSweeps over {args.documents:,} documents (and as many jobs, callbacks and reservations), "
@@ -208,6 +209,18 @@ def seed_once(url: str, documents: int) -> None:
         connection.autocommit = True
         connection.execute("VACUUM ANALYZE")
         print(f"seeded and analysed in {time.monotonic() - started:.0f} s", flush=True)
+
+
+def freshen_in_flight(url: str) -> None:
+    """The documents in flight made seconds old again (seeding, or the days since the database was
+    seeded, aged them past the sweeps' thresholds): the database is idle, nothing is stuck."""
+    now = _now()
+    with psycopg.connect(url) as connection:
+        connection.execute("UPDATE documents SET status_changed_at = %s - (created_at - date_trunc('day', created_at)) / 10000 "
+                           "WHERE status IN ('PENDING', 'PROCESSING', 'EXTRACTING')", (now,))
+        connection.execute("UPDATE extraction_jobs SET deadline_at = %s + interval '10 minutes' WHERE status = 'accepted'",
+                           (now,))
+        connection.execute("UPDATE credit_reservations SET expires_at = %s + interval '1 day' WHERE status = 'open'", (now,))
 
 
 def time_passes(name: str, runs: int) -> tuple[list[float], int]:
