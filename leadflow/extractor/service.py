@@ -46,13 +46,9 @@ class ExtractorService:
         self.deliverer = Deliverer(config.webhook_secret, self.stopping,
                                    fail_attempt=lambda: self.dice.roll("fail_callback"))
         self.workers = ThreadPoolExecutor(config.workers, thread_name_prefix="extractor-job")
-        # One Tesseract run per slot, whichever process or document it is for: a document's pages
-        # go at once when the cores are free, and share them with other documents' under load.
-        slots = multiprocessing.get_context("spawn").BoundedSemaphore(config.page_readers) \
-            if config.page_readers > 1 else None
-        self.readers = ReaderProcesses(config.processes, config.page_readers, slots) if config.processes else None
+        self.readers = ReaderProcesses(config.processes, config.page_readers) if config.processes else None
         if self.readers is None and config.page_readers > 1:
-            pipeline.read_pages_at_once(config.page_readers, slots)
+            pipeline.read_pages_at_once(config.page_readers, threading.BoundedSemaphore(config.page_readers))
         # Deliveries have their own pool so a slow or down receiver never holds up extraction.
         self.senders = ThreadPoolExecutor(4, thread_name_prefix="extractor-callback")
         self._held = None  # (url, body, msg_id) kept back by the reorder fault
@@ -289,15 +285,19 @@ class ReaderProcesses:
     # A reader is replaced after this many documents, so what a parser library keeps grows no further.
     DOCUMENTS_PER_PROCESS = 500
 
-    def __init__(self, processes: int, page_readers: int = 1, slots=None):
+    def __init__(self, processes: int, page_readers: int = 1):
         self.processes = processes
         self.page_readers = page_readers
-        self.slots = slots
         self._lock = threading.Lock()
         self._pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+        context = multiprocessing.get_context("spawn")
+        # One Tesseract run per slot, whichever reader or document it is for: a document's pages
+        # take the free cores, and share them with other documents' under load. New slots with
+        # each pool: a reader killed while it held one would never give it back.
+        self.slots = context.BoundedSemaphore(self.page_readers) if self.page_readers > 1 else None
+        return ProcessPoolExecutor(self.processes, mp_context=context,
                                    max_tasks_per_child=self.DOCUMENTS_PER_PROCESS, initializer=_start_reader,
                                    initargs=(os.getpid(), self.page_readers, self.slots))
 

@@ -86,3 +86,28 @@ def test_a_full_service_answers_busy_while_a_scans_pages_are_read_at_once(scan, 
         assert receiver.callback_for("scan-2", timeout=120)["data"]["pages"] == 3
     finally:
         running.stop()
+
+
+@requires_tesseract
+def test_a_reader_killed_while_its_pages_hold_every_slot_leaves_none_taken(scan, receiver):
+    import os
+    import signal
+
+    from tests.plugins.live import wait_until
+    running = start_in_thread(API_KEY, SECRET, workers=1, processes=1, page_readers=2)
+    try:
+        def submit(job_id, url):
+            return requests.post(f"{running.url}/jobs", headers=AUTH, timeout=10, json={
+                "job_id": job_id, "document_url": url, "callback_url": receiver.callback_url, "mode": "first"})
+        assert submit("held", receiver.add("held.pdf", scan)).status_code == 202
+        readers = running.service.readers
+        wait_until(lambda: readers.slots.get_value() == 0, timeout=60)   # two of its pages are being read
+        [reader] = readers._pool._processes.values()
+        os.kill(reader.pid, signal.SIGKILL)
+        failed = receiver.callback_for("held", timeout=60)
+        assert failed["type"] == "job.failed" and failed["data"]["error"]["code"] == "internal_error"
+        assert submit("next", receiver.add("next.pdf", scan)).status_code == 202
+        done = receiver.callback_for("next", timeout=120)
+        assert done["type"] == "job.completed" and done["data"]["pages"] == 3
+    finally:
+        running.stop()
