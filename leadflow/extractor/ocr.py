@@ -140,7 +140,16 @@ def share_slots(semaphore) -> None:
 
 def pages_in_parallel(read, pool):
     """`read()` (a document's reading) with its pages' OCR run at once on `pool` (an executor);
-    returns what `read()` returns. Whatever the rehearsal raises, the reading proper raises again."""
+    returns what `read()` returns. Whatever the rehearsal raises, the reading proper raises again.
+    A document with no page to OCR (a PDF's text layer) is read once: the first reading stops
+    at the first page to OCR, and only then come the rehearsal and the reading proper."""
+    _plan.current = _Probe()
+    try:
+        return read()
+    except _NeedsOcr:
+        pass
+    finally:
+        _plan.current = None
     rehearsal = _Rehearsal(pool)
     _plan.current = rehearsal
     try:
@@ -160,6 +169,15 @@ def pages_in_parallel(read, pool):
 
 def _page_key(image, psm: int, flatten: bool) -> tuple:
     return image.mode, image.size, psm, flatten, hashlib.blake2b(image.tobytes(), digest_size=16).digest()
+
+
+class _NeedsOcr(BaseException):
+    """Raised through the readers (a BaseException: no reader's `except` takes it for damage)."""
+
+
+class _Probe:
+    def answer(self, image, psm: int, flatten: bool) -> OcrPage:
+        raise _NeedsOcr()
 
 
 class _Rehearsal:

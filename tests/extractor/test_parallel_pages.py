@@ -67,6 +67,21 @@ def test_a_rehearsal_runs_each_page_once_and_the_reading_proper_takes_their_answ
         ocr.recognise = original
 
 
+def test_a_document_with_no_page_to_ocr_is_read_once(pages_at_once, monkeypatch):
+    from bench.synthetic import generate
+    text_pdf = generate("payslip", "L1", 1).data
+    readings = []
+    original = pipeline.read_document
+
+    def counting(data):
+        readings.append(1)
+        return original(data)
+
+    monkeypatch.setattr(pipeline, "read_document", counting)
+    assert pipeline.extract(text_pdf)["document_type"] == "payslip"
+    assert len(readings) == 1, "a text PDF pays for no rehearsal"
+
+
 @requires_tesseract
 def test_a_full_service_answers_busy_while_a_scans_pages_are_read_at_once(scan, receiver, monkeypatch):
     from leadflow.extractor import service as extractor_service
