@@ -117,8 +117,8 @@ def _read(path: str) -> str:
 # --- a document's pages on every core ------------------------------------------------------------
 #
 # The readers (reading.py) OCR a document's pages one after another, each page's reading deciding
-# what to do next. To run the pages at once without changing them, the document is read twice:
-# a rehearsal, in which every page asked for is handed to a Tesseract run of its own (started
+# what to do next. To run the pages at once without changing them, a scan is read twice (after a
+# first reading that stops at its first page to OCR, which is all a text PDF needs): a rehearsal, in which every page asked for is handed to a Tesseract run of its own (started
 # there and then) and answered with a stand-in, then the reading proper, in which each page is
 # answered from its run. Pages are known by their pixels, so the reading proper may ask in any
 # order; a page the rehearsal did not foresee (a till slip's second reading) is run there.
