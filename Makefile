@@ -87,6 +87,13 @@ bench-callbacks: $(VENV)/.dev services
 bench-dashboard: $(VENV)/.runtime services
 	$(PY) -m bench.dashboard $(DASHBOARD_ARGS)
 
+# Each sweep's pass over an idle history of 10 million documents (with their jobs, callbacks and
+# reservations), then 10,000 stuck documents recovered. SWEEPS_ARGS="--documents 1000000" for a
+# quicker run; the database (leadflow_bench_sweeps) is kept between runs, --fresh seeds again.
+.PHONY: bench-sweeps
+bench-sweeps: $(VENV)/.runtime services
+	$(PY) -m bench.sweeps $(SWEEPS_ARGS)
+
 # 1,000 sockets, each an advisor of one brokerage, on one gunicorn gevent worker while documents
 # flow at about 20 status events/s: commit-to-frame p50/p99, /healthz p50/p99, the web process's
 # CPU. LIVE_ARGS="--sockets 200 --seconds 10" for a quick run.

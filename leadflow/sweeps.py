@@ -90,10 +90,10 @@ def sweep_retries(session: Session, ports: Ports, now: datetime, batch: int) -> 
 def sweep_stalled(session: Session, ports: Ports, now: datetime, batch: int) -> int:
     threshold = now - timedelta(milliseconds=ports.settings["STALLED_DOCUMENT_RECOVERY_THRESHOLD_MS"])
     rows = session.execute(_oldest(session, Status.PROCESSING, threshold, batch)).all()
-    # One document per transaction: holding many rows' locks at once invites deadlocks with
-    # workers that finish one of them meanwhile.
-    return sum(pipeline.reset_stalled(session, document_id, brokerage_id, threshold)
-               for document_id, brokerage_id in rows)
+    # The batch in one transaction: its rows are locked by the read above (skipping those a
+    # worker holds), so the reset waits for no lock and cannot deadlock with a worker.
+    return len(pipeline.reset_stalled(session, [(document_id, brokerage_id) for document_id, brokerage_id in rows],
+                                      threshold))
 
 
 def sweep_deadline(session: Session, ports: Ports, now: datetime, batch: int) -> int:

@@ -23,6 +23,9 @@ class ExtractorConfig:
     # Processes the threads hand the reading to: reading a PDF's words is pure Python, which
     # one process runs on one core at a time. 0: on the threads themselves (the embedded mode).
     processes: int = 0
+    # Tesseract runs at once, a scanned PDF's pages among them: about one per core. 1: a
+    # document's pages are read one after another (the embedded mode: cheap, no rehearsal).
+    page_readers: int = 1
 
 
 def from_env(environ=None) -> ExtractorConfig:
@@ -41,10 +44,14 @@ def from_env(environ=None) -> ExtractorConfig:
         port = int(env.get("EXTRACTOR_PORT", DEFAULT_PORT))
         workers = int(env.get("EXTRACTOR_WORKERS", 2))
         processes = int(env.get("EXTRACTOR_PROCESSES", workers))
+        page_readers = int(env.get("EXTRACTOR_PAGE_READERS", os.cpu_count() or 1))
     except ValueError as exc:
-        raise ConfigError(f"EXTRACTOR_PORT, EXTRACTOR_WORKERS and EXTRACTOR_PROCESSES must be integers: {exc}") from exc
+        raise ConfigError("EXTRACTOR_PORT, EXTRACTOR_WORKERS, EXTRACTOR_PROCESSES and EXTRACTOR_PAGE_READERS "
+                          f"must be integers: {exc}") from exc
     if workers < 1:
         raise ConfigError("EXTRACTOR_WORKERS must be at least 1")
+    if page_readers < 1:
+        raise ConfigError("EXTRACTOR_PAGE_READERS must be at least 1 (1: a document's pages one after another)")
     if processes < 0:
         raise ConfigError("EXTRACTOR_PROCESSES must be 0 (read on the worker threads) or more")
     try:
@@ -53,7 +60,8 @@ def from_env(environ=None) -> ExtractorConfig:
         raise ConfigError(f"EXTRACTOR_FAULTS: {exc}") from exc
     return ExtractorConfig(api_key=api_key, webhook_secret=secret,
                            host=env.get("EXTRACTOR_HOST", DEFAULT_HOST) or DEFAULT_HOST,
-                           port=port, faults=faults, workers=workers, processes=processes)
+                           port=port, faults=faults, workers=workers, processes=processes,
+                           page_readers=page_readers)
 
 
 def check_secret(secret: str) -> None:

@@ -1,9 +1,12 @@
 """Optical character recognition through the Tesseract binary (Debian tesseract-ocr, -deu, -eng)."""
+import hashlib
 import logging
 import os
 import shutil
 import subprocess
 import tempfile
+import threading
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageFilter
@@ -42,7 +45,16 @@ def ocr_image(image) -> str:
 
 def ocr_page(image, psm: int = PSM, flatten: bool = False) -> OcrPage:
     """Text and word boxes of a PIL image from ONE Tesseract run: the `txt` and `tsv` renderers
-    write side by side, so the boxes cost no second recognition pass."""
+    write side by side, so the boxes cost no second recognition pass. Inside `pages_in_parallel`
+    the page is answered from the runs started ahead (or, rehearsing, started now)."""
+    plan = getattr(_plan, "current", None)
+    if plan is not None:
+        return plan.answer(image, psm, flatten)
+    return recognise(image, psm, flatten)
+
+
+def recognise(image, psm: int = PSM, flatten: bool = False) -> OcrPage:
+    """One Tesseract run on the image, in one of the shared slots when the service set them."""
     binary = tesseract_path()
     if not binary:
         raise InternalError("tesseract is not installed (Debian: tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng)")
@@ -61,9 +73,10 @@ def ocr_page(image, psm: int = PSM, flatten: bool = False) -> OcrPage:
         except OSError as exc:
             raise InternalError(f"could not write the page image for OCR: {exc}") from exc
         try:
-            done = subprocess.run([binary, base + ".pgm", base, "-l", LANGUAGES, "--psm", str(psm), "txt", "tsv"],
-                                  capture_output=True, stdin=subprocess.DEVNULL,
-                                  timeout=OCR_TIMEOUT_SECONDS, env=env, check=False)
+            with _slots or nullcontext():
+                done = subprocess.run([binary, base + ".pgm", base, "-l", LANGUAGES, "--psm", str(psm), "txt", "tsv"],
+                                      capture_output=True, stdin=subprocess.DEVNULL,
+                                      timeout=OCR_TIMEOUT_SECONDS, env=env, check=False)
         except subprocess.TimeoutExpired:
             raise Unreadable(f"OCR took longer than {OCR_TIMEOUT_SECONDS} s on one page", retryable=True) from None
         except OSError as exc:
@@ -99,3 +112,91 @@ def _read(path: str) -> str:
             return handle.read().decode("utf-8", "replace")
     except FileNotFoundError:
         return ""
+
+
+# --- a document's pages on every core ------------------------------------------------------------
+#
+# The readers (reading.py) OCR a document's pages one after another, each page's reading deciding
+# what to do next. To run the pages at once without changing them, a scan is read twice (after a
+# first reading that stops at its first page to OCR, which is all a text PDF needs): a rehearsal, in which every page asked for is handed to a Tesseract run of its own (started
+# there and then) and answered with a stand-in, then the reading proper, in which each page is
+# answered from its run. Pages are known by their pixels, so the reading proper may ask in any
+# order; a page the rehearsal did not foresee (a till slip's second reading) is run there.
+
+# Tesseract runs at once in the whole service (a semaphore its reading processes share): one per
+# core, so that a document's pages and other documents' pages share the cores, not oversubscribe them.
+_slots = None
+_plan = threading.local()
+# What a rehearsal answers: prose enough that no reader looks further into the page (a second
+# reading of a till slip, a search for a passport zone), which would only cost the rehearsal time.
+STAND_IN = OcrPage(text=" ".join(["Seite"] * 100) + "\n", tsv="")
+
+
+def share_slots(semaphore) -> None:
+    """Let at most the semaphore's count of Tesseract runs go at once (None: no limit)."""
+    global _slots
+    _slots = semaphore
+
+
+def pages_in_parallel(read, pool):
+    """`read()` (a document's reading) with its pages' OCR run at once on `pool` (an executor);
+    returns what `read()` returns. Whatever the rehearsal raises, the reading proper raises again.
+    A document with no page to OCR (a PDF's text layer) is read once: the first reading stops
+    at the first page to OCR, and only then come the rehearsal and the reading proper."""
+    _plan.current = _Probe()
+    try:
+        return read()
+    except _NeedsOcr:
+        pass
+    finally:
+        _plan.current = None
+    rehearsal = _Rehearsal(pool)
+    _plan.current = rehearsal
+    try:
+        read()
+    except Exception:  # noqa: BLE001 - the reading proper meets the same problem and reports it
+        pass
+    finally:
+        _plan.current = None
+    _plan.current = _Answers(rehearsal.runs)
+    try:
+        return read()
+    finally:
+        _plan.current = None
+        for run in rehearsal.runs.values():
+            run.cancel()
+
+
+def _page_key(image, psm: int, flatten: bool) -> tuple:
+    return image.mode, image.size, psm, flatten, hashlib.blake2b(image.tobytes(), digest_size=16).digest()
+
+
+class _NeedsOcr(BaseException):
+    """Raised through the readers (a BaseException: no reader's `except` takes it for damage)."""
+
+
+class _Probe:
+    def answer(self, image, psm: int, flatten: bool) -> OcrPage:
+        raise _NeedsOcr()
+
+
+class _Rehearsal:
+    def __init__(self, pool):
+        self.pool = pool
+        self.runs = {}
+
+    def answer(self, image, psm: int, flatten: bool) -> OcrPage:
+        key = _page_key(image, psm, flatten)
+        if key not in self.runs:
+            # A copy: the page's picture may be a view of a PDF the rehearsal closes.
+            self.runs[key] = self.pool.submit(recognise, image.copy(), psm, flatten)
+        return STAND_IN
+
+
+class _Answers:
+    def __init__(self, runs: dict):
+        self.runs = runs
+
+    def answer(self, image, psm: int, flatten: bool) -> OcrPage:
+        run = self.runs.get(_page_key(image, psm, flatten))
+        return run.result() if run is not None else recognise(image, psm, flatten)

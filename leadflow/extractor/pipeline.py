@@ -1,7 +1,9 @@
 """One job's work as plain functions: bytes in, the callback's `type` and `data` out."""
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 from leadflow.extractor import classify as classifier
+from leadflow.extractor import ocr, sniff
 from leadflow.extractor.confirm import confirmed
 from leadflow.extractor.content import build_content, build_schema, select_fields
 from leadflow.extractor.errors import ExtractionError, InternalError
@@ -13,11 +15,32 @@ log = logging.getLogger(__name__)
 COMPLETED, FAILED = "job.completed", "job.failed"
 MODES = ("first", "reprocess", "customise")
 STRUCTURED_CONFIDENCE = 0.99
+# Threads that start a PDF's page OCR runs ahead of its reading (Tesseract is a process of its
+# own, so threads suffice); None: the pages are read one after another.
+_page_pool: ThreadPoolExecutor | None = None
+
+
+def read_pages_at_once(threads: int, slots=None) -> None:
+    """Read a scanned PDF's pages `threads` at a time (1: one after another), with at most
+    `slots` (a semaphore, shared by the service's reading processes) Tesseract runs at once."""
+    global _page_pool
+    ocr.share_slots(slots)
+    if _page_pool is not None:
+        _page_pool.shutdown(wait=False)
+    _page_pool = ThreadPoolExecutor(threads, thread_name_prefix="extractor-page") if threads > 1 else None
+
+
+def read(data: bytes):
+    """The document's reading, its scanned pages OCR'd at once when so configured (a PDF only: an
+    image is one page)."""
+    if _page_pool is not None and sniff.sniff(data) == sniff.PDF:
+        return ocr.pages_in_parallel(lambda: read_document(data), _page_pool)
+    return read_document(data)
 
 
 def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -> dict:
     """The callback `data` of a completed job; raise ExtractionError when there is none."""
-    reading = read_document(data)
+    reading = read(data)
     decided = (output_spec or {}).get("document_type")
     if decided in classifier.DOCUMENT_TYPES:
         # A person has said what the document is: read that type's fields, no guessing.

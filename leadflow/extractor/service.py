@@ -46,7 +46,9 @@ class ExtractorService:
         self.deliverer = Deliverer(config.webhook_secret, self.stopping,
                                    fail_attempt=lambda: self.dice.roll("fail_callback"))
         self.workers = ThreadPoolExecutor(config.workers, thread_name_prefix="extractor-job")
-        self.readers = ReaderProcesses(config.processes) if config.processes else None
+        self.readers = ReaderProcesses(config.processes, config.page_readers) if config.processes else None
+        if self.readers is None and config.page_readers > 1:
+            pipeline.read_pages_at_once(config.page_readers, threading.BoundedSemaphore(config.page_readers))
         # Deliveries have their own pool so a slow or down receiver never holds up extraction.
         self.senders = ThreadPoolExecutor(4, thread_name_prefix="extractor-callback")
         self._held = None  # (url, body, msg_id) kept back by the reorder fault
@@ -100,6 +102,8 @@ class ExtractorService:
         self.senders.shutdown(wait=False, cancel_futures=True)
         if self.readers is not None:
             self.readers.shutdown()
+        elif self.config.page_readers > 1:
+            pipeline.read_pages_at_once(1)
 
     # -- work --------------------------------------------------------------------------------
 
@@ -281,15 +285,21 @@ class ReaderProcesses:
     # A reader is replaced after this many documents, so what a parser library keeps grows no further.
     DOCUMENTS_PER_PROCESS = 500
 
-    def __init__(self, processes: int):
+    def __init__(self, processes: int, page_readers: int = 1):
         self.processes = processes
+        self.page_readers = page_readers
         self._lock = threading.Lock()
         self._pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   max_tasks_per_child=self.DOCUMENTS_PER_PROCESS,
-                                   initializer=_leave_with, initargs=(os.getpid(),))
+        context = multiprocessing.get_context("spawn")
+        # One Tesseract run per slot, whichever reader or document it is for: a document's pages
+        # take the free cores, and share them with other documents' under load. New slots with
+        # each pool: a reader killed while it held one would never give it back.
+        self.slots = context.BoundedSemaphore(self.page_readers) if self.page_readers > 1 else None
+        return ProcessPoolExecutor(self.processes, mp_context=context,
+                                   max_tasks_per_child=self.DOCUMENTS_PER_PROCESS, initializer=_start_reader,
+                                   initargs=(os.getpid(), self.page_readers, self.slots))
 
     def extract(self, data: bytes, mode: str, output_spec: dict | None) -> dict:
         pool = self._pool
@@ -303,6 +313,13 @@ class ReaderProcesses:
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _start_reader(service_pid: int, page_readers: int, slots) -> None:
+    """In a new reading process: its pages read at once, in the service's shared slots."""
+    _leave_with(service_pid)
+    if page_readers > 1:
+        pipeline.read_pages_at_once(page_readers, slots)
 
 
 def _leave_with(service_pid: int) -> None:
@@ -361,12 +378,14 @@ def run_until_stopped(service: "ExtractorService", server) -> None:
 
 
 def start_in_thread(api_key: str, webhook_secret: str, host: str = "127.0.0.1", port: int = 0,
-                    faults: Faults | None = None, *, workers: int = 2, processes: int = 0) -> RunningExtractor:
+                    faults: Faults | None = None, *, workers: int = 2, processes: int = 0,
+                    page_readers: int = 1) -> RunningExtractor:
     """Run an extractor on a daemon thread (LeadFlow's embedded mode, tests); port 0 picks one."""
     if not api_key:
         raise ValueError("api_key is required")
     config = ExtractorConfig(api_key=api_key, webhook_secret=webhook_secret, host=host, port=port,
-                             faults=faults or Faults(), workers=workers, processes=processes)
+                             faults=faults or Faults(), workers=workers, processes=processes,
+                             page_readers=page_readers)
     service, server = serve(config)
     # A short poll interval makes stop() prompt; an idle poll every 0.1 s costs nothing.
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1},

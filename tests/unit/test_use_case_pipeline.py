@@ -298,10 +298,12 @@ def test_enqueueing_a_verification_sends_it_by_name_once_per_live_message(world)
 
 def test_a_stalled_claim_is_reset_and_its_message_taken_over(world, events):
     document_id = world.document(status=Status.PROCESSING)
-    assert pipeline.reset_stalled(world.session, document_id, world.brokerage.id, world.clock.now())
-    assert world.get(document_id).status == Status.PENDING
+    moved_on = world.document(status=Status.EXTRACTING)
+    stalled = [(document_id, world.brokerage.id), (moved_on, world.brokerage.id)]
+    assert pipeline.reset_stalled(world.session, stalled, world.clock.now()) == [document_id]
+    assert world.get(document_id).status == Status.PENDING and world.get(moved_on).status == Status.EXTRACTING
     assert events.of(VerificationRequested) == [VerificationRequested(document_id, world.brokerage.id, take_over=True)]
-    assert not pipeline.reset_stalled(world.session, document_id, world.brokerage.id, world.clock.now())
+    assert pipeline.reset_stalled(world.session, stalled, world.clock.now()) == []
 
 
 def test_status_counts_follow_every_move(world):
