@@ -1,0 +1,299 @@
+"""Splitting one upload into the documents it holds: every page typed, and judged as starting a new
+document or continuing the one before, from the evidence papers carry (page numbers, a title block
+and an address, the same account, issuer and period, balances carried over, the type changing).
+
+Pure functions over pages already read (anything with `.text`, as reading.Page): the caller reads
+the upload once and hands the pages here. Each boundary comes with the confidence of its decision,
+so a caller can send an unsure split to a person instead of guessing."""
+import math
+import re
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from leadflow.extractor import classify as classifier
+
+SURE = 0.8  # a boundary or type decided less surely than this is a person's to look at
+HEAD_LINES = 14  # where a title block, an address and a period stand; a later page's repeated line too
+TITLE_WEIGHT = 3  # a classifier keyword this heavy names a document: "Kontoauszug", "Payslip", "Rechnung"
+TITLE_WORDS = 10  # a title is a short line; a sentence naming a document type is not its title
+FEW_WORDS = 12  # a page with fewer words is a stray end of the document before it
+SCALE = 1.5  # score to log-odds: a score of 3 is a confidence of about 0.88
+
+# Evidence weights, in log-odds of "this page starts a new document"; positive starts, negative continues.
+PRIOR = -1.0  # with nothing to go on, a page continues: one upload is most often one document
+PAGE_ONE = 4.0
+PAGE_FOLLOWS = -4.0  # "Seite 3" after "Seite 2", "2/3", or a later number alone
+PREVIOUS_NOT_LAST = -3.0  # the page before said "2 von 3"
+PREVIOUS_LAST = 2.5  # the page before said "3 von 3"
+TYPE_CHANGES = 3.5
+TITLE = 1.5
+ADDRESS = 2.5  # a window envelope's block stands on a letter's first page only
+ADDRESS_AGAIN = 1.0  # the same block again: a later page may repeat it, a new letter to the same person too
+OTHER_REFERENCE = 1.0
+SAME_REFERENCE = -1.0
+MACHINE_ZONE = 2.5  # an identity card's or passport's zone is printed once, on its data page
+OTHER_PERIOD = 2.0
+SAME_PERIOD = -0.5
+SAME_ACCOUNT = -1.5
+OTHER_ACCOUNT = 1.0
+REPEATED_HEAD = -1.0  # the page opens with what the document's pages so far already said (a running head)
+REPEATED = 0.7  # share of a line's words found on the pages before for it to count as repeated
+CARRIED_OVER = -3.5
+NOT_CARRIED = 1.0
+FEW = -1.5
+
+# "Seite 2 von 3", "Page 2 of 3", "Blatt 2", "S. 2/3", "2/3" or "- 2 -" alone on a line.
+PAGE_NUMBER = re.compile(r"\b(?:seite|page|blatt|pg\.?|s\.)\s*(\d{1,3})(?:\s*(?:von|of|/|aus|de)\s*(\d{1,3}))?\b",
+                         re.IGNORECASE)
+BARE_PAGE_NUMBER = re.compile(r"^\s*(?:(\d{1,2})\s*/\s*(\d{1,2})|-\s*(\d{1,2})\s*-)\s*$")
+# A German or Austrian/Swiss postcode before a town: the window envelope's last line.
+POSTCODE_TOWN = re.compile(r"(?:^|\s)(?:D-|DE-)?(\d{5})\s+(?!EUR|USD|GBP|CHF)[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]{2,}")
+# A reference a paper carries once per document: "Bon-Nr. 40684", "Rechnungsnummer: RE-2026-11", "No. 5/2026".
+REFERENCE = re.compile(r"(?:\bnr|\bno|nummer|number|\bref)\.?\s*:?\s*#?\s*([A-Z]{0,4}[-/]?\d[\dA-Z/.-]{2,})", re.IGNORECASE)
+IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b")
+# Lines that state a running balance: opening, closing, carried over, a subtotal carried to the next page.
+BALANCE_LINE = re.compile(r"saldo|kontostand|übertrag|uebertrag|vortrag|zwischensumme|\bbalance\b|carried forward"
+                          r"|brought forward", re.IGNORECASE)
+AMOUNT = re.compile(r"(?<![\d.,])([-−]\s?)?(?:EUR\s?|€\s?)?([-−]\s?)?(\d{1,3}(?:[.,' ]?\d{3})*[.,]\d{2})(?![\d])"
+                    r"(\s?-|\s?(?:S|DR|Dr|Soll)\b)?")
+MONTHS = {"jan": 1, "feb": 2, "mär": 3, "mar": 3, "maer": 3, "apr": 4, "mai": 5, "may": 5, "jun": 6, "jul": 7,
+          "aug": 8, "sep": 9, "okt": 10, "oct": 10, "nov": 11, "dez": 12, "dec": 12}
+MONTH_NAME = re.compile(r"\b(jan|feb|mär|maer|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?\s+(\d{4})\b",
+                        re.IGNORECASE)
+MONTH_NUMBER = re.compile(r"(?<![\d.,/])(?:\d{1,2}\.)?(\d{1,2})[./](\d{4})\b|\b(\d{4})-(\d{2})(?:-\d{2})?\b")
+
+
+@dataclass(frozen=True)
+class PageJudgement:
+    """One page: its own type, and whether it starts a document (with how sure that is, and why)."""
+    number: int
+    document_type: str
+    confidence: float
+    starts: bool
+    boundary_confidence: float
+    evidence: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Part:
+    """A run of pages judged to be one document (page numbers from 1, both ends included)."""
+    first: int
+    last: int
+    document_type: str
+    confidence: float  # of its type, from its pages read together as one upload would be
+    boundary_confidence: float  # the less sure of its two edges
+
+    @property
+    def pages(self) -> range:
+        return range(self.first, self.last + 1)
+
+    @property
+    def sure(self) -> bool:
+        return (self.document_type != classifier.UNKNOWN and self.confidence >= SURE
+                and self.boundary_confidence >= SURE)
+
+
+@dataclass(frozen=True)
+class Signs:
+    """What one page shows that bears on where documents begin and end."""
+    document_type: str
+    confidence: float
+    number: int | None
+    of: int | None
+    titles: tuple  # head lines that name a document type on their own
+    address: str | None  # the postcode of a window envelope's block in the head
+    references: frozenset
+    accounts: frozenset
+    period: tuple | None  # the latest (year, month) the head names
+    opening: Decimal | None  # the first running balance on the page
+    closing: Decimal | None  # the last one
+    first_line: str
+    zone: bool  # a machine-readable zone
+    words: int
+
+
+def split(pages) -> list[Part]:
+    """The parts of an upload, in page order; a single document is one part."""
+    judged = judge(pages)
+    starts = [index for index, page in enumerate(judged) if page.starts] or [0]
+    parts = []
+    for at, first in enumerate(starts):
+        last = (starts[at + 1] if at + 1 < len(starts) else len(judged)) - 1
+        text = "\n\n".join(pages[i].text for i in range(first, last + 1) if pages[i].text)
+        document_type, confidence = classifier.classify(text)
+        edges = [judged[first].boundary_confidence]
+        if last + 1 < len(judged):
+            edges.append(judged[last + 1].boundary_confidence)
+        parts.append(Part(first + 1, last + 1, document_type, confidence, min(edges)))
+    return parts
+
+
+def judge(pages) -> list[PageJudgement]:
+    """Every page's type and its start-or-continue decision, each against the document before it."""
+    signs = [signs_of(page.text or "") for page in pages]
+    judged: list[PageJudgement] = []
+    part_text: list[str] = []
+    for index, page in enumerate(pages):
+        own = signs[index]
+        if index == 0:
+            score, evidence = math.inf, ("first page",)
+        else:
+            start = max(i for i, page in enumerate(judged) if page.starts)
+            before = Document(classifier.classify("\n\n".join(part_text))[0], _period(signs, start, index),
+                              _words("\n".join(part_text)),
+                              frozenset().union(*(signs[i].references for i in range(start, index))))
+            score, evidence = boundary_score(signs[index - 1], own, before)
+        starts = score > 0
+        confidence = 1.0 if math.isinf(score) else round(max(_logistic(score), 1 - _logistic(score)), 2)
+        judged.append(PageJudgement(index + 1, own.document_type, own.confidence, starts, confidence, evidence))
+        part_text = [page.text or ""] if starts else part_text + [page.text or ""]
+    return judged
+
+
+@dataclass(frozen=True)
+class Document:
+    """The document a page would continue: its type and period so far, and every word on its pages."""
+    document_type: str
+    period: tuple | None
+    words: frozenset
+    references: frozenset
+
+
+def boundary_score(before: Signs, page: Signs, document: Document) -> tuple[float, tuple]:
+    """Log-odds (times SCALE) that `page` starts a new document after the page `before`, which
+    ends `document`; with the reasons, for a person looking at the split."""
+    found: list[tuple[str, float]] = []
+    if page.number is not None:
+        if page.number == 1:
+            found.append(("page 1", PAGE_ONE))
+        elif page.number > 1 and (before.number is None or page.number == before.number + 1
+                                  or page.of == before.of):
+            found.append((f"page {page.number}", PAGE_FOLLOWS))
+    if before.number is not None and before.of is not None and page.number is None:
+        if before.number < before.of:
+            found.append((f"page before was {before.number} of {before.of}", PREVIOUS_NOT_LAST))
+        elif before.number == before.of:
+            found.append(("page before was the last", PREVIOUS_LAST))
+    if (page.document_type != classifier.UNKNOWN and document.document_type != classifier.UNKNOWN
+            and page.document_type != document.document_type):
+        found.append((f"type {document.document_type} -> {page.document_type}", TYPE_CHANGES))
+    if any(not _repeated(line, document.words) for line in page.titles):
+        found.append(("title block", TITLE))
+    if page.address:
+        found.append(("address block again", ADDRESS_AGAIN) if page.address in document.words
+                     else ("address block", ADDRESS))
+    if page.references:
+        found.append(("its reference number again", SAME_REFERENCE) if page.references & document.references
+                     else ("another reference number", OTHER_REFERENCE))
+    if page.zone:
+        found.append(("machine-readable zone", MACHINE_ZONE))
+    if page.period and document.period:
+        found.append(("another period", OTHER_PERIOD) if page.period != document.period
+                     else ("same period", SAME_PERIOD))
+    if page.accounts and before.accounts:
+        found.append(("same account", SAME_ACCOUNT) if page.accounts & before.accounts
+                     else ("another account", OTHER_ACCOUNT))
+    if _repeated(page.first_line, document.words):
+        found.append(("opens with the document's own head", REPEATED_HEAD))
+    if page.opening is not None and before.closing is not None:
+        found.append(("balance carried over", CARRIED_OVER) if abs(page.opening) == abs(before.closing)
+                     else ("balance not carried over", NOT_CARRIED))
+    if page.words < FEW_WORDS and not page.titles:
+        found.append(("almost empty page", FEW))
+    score = PRIOR + sum(weight for _, weight in found)
+    return score, tuple(f"{reason} ({weight:+g})" for reason, weight in found)
+
+
+def signs_of(text: str) -> Signs:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = lines[:HEAD_LINES]
+    document_type, confidence = classifier.classify(text)
+    number, of = _page_number(lines)
+    balances = [amount for line in lines if BALANCE_LINE.search(line) for amount in _amounts(line)[-1:]]
+    return Signs(
+        document_type=document_type, confidence=confidence, number=number, of=of,
+        titles=tuple(line for line in head if _is_title(line)),
+        address=next((m.group(1) for line in head for m in [POSTCODE_TOWN.search(line)] if m), None),
+        references=frozenset(m.group(1).casefold() for m in REFERENCE.finditer(text)),
+        accounts=frozenset(re.sub(r"\s", "", m.group(0)) for m in IBAN.finditer(text)),
+        period=_latest_month([line for line in head if not classifier.BOOKING_LINE.search(line)]),
+        opening=balances[0] if balances else None, closing=balances[-1] if balances else None,
+        first_line=lines[0] if lines else "", zone=classifier.mrz_document_code(text) is not None,
+        words=len(re.findall(r"[^\W\d_]{2,}", text)))
+
+
+def _page_number(lines: list[str]) -> tuple[int | None, int | None]:
+    """The page's own number (and the count, where printed), from its first or last lines only:
+    a number inside the text ("siehe Seite 2") is not the page's."""
+    for line in lines[:3] + lines[-3:]:
+        found = PAGE_NUMBER.search(line)
+        if found:
+            number, of = int(found.group(1)), found.group(2)
+            return number, int(of) if of else None
+        bare = BARE_PAGE_NUMBER.match(line)
+        if bare:
+            if bare.group(3):
+                return int(bare.group(3)), None
+            number, of = int(bare.group(1)), int(bare.group(2))
+            if 1 <= number <= of:
+                return number, of
+    return None, None
+
+
+def _latest_month(lines: list[str]) -> tuple | None:
+    """The latest month a page's head names: a payslip's month, a statement's end, a letter's date."""
+    months = []
+    for line in lines:
+        for m in MONTH_NAME.finditer(line):
+            months.append((int(m.group(2)), MONTHS[m.group(1).lower()[:3].replace("mae", "mär")]))
+        for m in MONTH_NUMBER.finditer(line):
+            year, month = (int(m.group(2)), int(m.group(1))) if m.group(2) else (int(m.group(3)), int(m.group(4)))
+            if 1 <= month <= 12:
+                months.append((year, month))
+    plausible = [m for m in months if 1990 <= m[0] <= date.today().year + 1]
+    return max(plausible) if plausible else None
+
+
+def _period(signs: list[Signs], start: int, index: int) -> tuple | None:
+    """The period of the document the page would continue: named on its first page that names one."""
+    return next((signs[i].period for i in range(start, index) if signs[i].period), None)
+
+
+def _amounts(line: str) -> list[Decimal]:
+    found = []
+    for m in AMOUNT.finditer(line):
+        digits = m.group(3)
+        separators = re.sub(r"\d", "", digits)
+        decimal_mark = separators[-1]
+        whole = re.sub(r"[.,' ]", "", digits[:-3])
+        try:
+            value = Decimal(f"{whole}.{digits[-2:]}") if decimal_mark in ".," else None
+        except InvalidOperation:
+            continue
+        if value is None:
+            continue
+        negative = bool(m.group(1) or m.group(2) or m.group(4))
+        found.append(-value if negative else value)
+    return found
+
+
+def _is_title(line: str) -> bool:
+    if len(line.split()) > TITLE_WORDS:
+        return False
+    return any(weight >= TITLE_WEIGHT and pattern.search(line)
+               for patterns in classifier.COMPILED.values() for pattern, weight in patterns)
+
+
+def _words(text: str) -> frozenset:
+    return frozenset(w.casefold() for w in re.findall(r"[^\W_]{2,}", text))
+
+
+def _repeated(line: str, words: frozenset) -> bool:
+    """Whether most of a line's words (at least three) stand on the document's pages already."""
+    own = [w.casefold() for w in re.findall(r"[^\W_]{2,}", line)]
+    return len(own) >= 3 and sum(w in words for w in own) >= REPEATED * len(own)
+
+
+def _logistic(score: float) -> float:
+    return 1 / (1 + math.exp(-score / SCALE))
