@@ -78,6 +78,7 @@ def evaluate(args, pool, mapper, run_generated) -> None:
         outcomes.append(outcome)
         print(f"{outcome.seconds:6.2f}s  {outcome.name}: {outcome.pages} pages, "
               f"{len(outcome.documents)} documents, {len(outcome.parts)} parts", file=sys.stderr)
+    from leadflow.extractor.packets import SURE
     figures = measure(outcomes)
     pages = sum(o.pages for o in outcomes)
     documents = sum(len(o.documents) for o in outcomes)
@@ -88,7 +89,8 @@ def evaluate(args, pool, mapper, run_generated) -> None:
     print(f"- boundaries: {figures['true_positive']} found, {figures['false_positive']} split where none is, "
           f"{figures['false_negative']} missed; targets of issue 40: F1 >= 0.97, documents exact >= 0.95, "
           "verdicts the same >= 0.95")
-    print(f"- unsure parts (sent to a person): {figures['unsure']} of {figures['parts']}; "
+    print(f"- unsure parts (type unknown or an edge below {SURE}: a person's to check): {figures['unsure']} of "
+          f"{figures['parts']}; "
           f"packets failed to read: {sum(o.error is not None for o in outcomes)}")
     by_type = Counter()
     right = Counter()
@@ -117,7 +119,7 @@ def measure(outcomes: list[PacketOutcome]) -> dict:
         "documents_exact": sum(d[4] for d in documents) / len(documents) if documents else 0.0,
         "verdicts_same": sum(d[5] == d[6] for d in judged) / len(judged) if judged else None,
         "true_positive": tp, "false_positive": fp, "false_negative": fn, "parts": len(parts),
-        "unsure": sum(p[2] == "unknown" or p[3] < SURE or p[4] < SURE for p in parts),
+        "unsure": sum(p[2] == "unknown" or p[4] < SURE for p in parts),
     }
 
 

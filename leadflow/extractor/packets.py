@@ -8,7 +8,6 @@ so a caller can send an unsure split to a person instead of guessing."""
 import math
 import re
 from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from leadflow.extractor import classify as classifier
@@ -17,6 +16,7 @@ SURE = 0.8  # a boundary or type decided less surely than this is a person's to 
 HEAD_LINES = 14  # where a title block, an address and a period stand; a later page's repeated line too
 TITLE_WEIGHT = 3  # a classifier keyword this heavy names a document: "Kontoauszug", "Payslip", "Rechnung"
 TITLE_WORDS = 10  # a title is a short line; a sentence naming a document type is not its title
+FIRST_YEAR, LAST_YEAR = 1990, 2100  # a four-digit number outside these is no year of a pay month or statement
 FEW_WORDS = 12  # a page with fewer words is a stray end of the document before it
 SCALE = 1.5  # score to log-odds: a score of 3 is a confidence of about 0.88
 
@@ -90,8 +90,8 @@ class Part:
 
     @property
     def sure(self) -> bool:
-        return (self.document_type != classifier.UNKNOWN and self.confidence >= SURE
-                and self.boundary_confidence >= SURE)
+        """Whether a pipeline may take the part as it is; otherwise a person looks at the split."""
+        return self.document_type != classifier.UNKNOWN and self.boundary_confidence >= SURE
 
 
 @dataclass(frozen=True)
@@ -141,8 +141,7 @@ def judge(pages) -> list[PageJudgement]:
         else:
             start = max(i for i, page in enumerate(judged) if page.starts)
             before = Document(classifier.classify("\n\n".join(part_text))[0], _period(signs, start, index),
-                              _words("\n".join(part_text)),
-                              frozenset().union(*(signs[i].references for i in range(start, index))))
+                              _words("\n".join(part_text)), _compact("\n".join(part_text)))
             score, evidence = boundary_score(signs[index - 1], own, before)
         starts = score > 0
         confidence = 1.0 if math.isinf(score) else round(max(_logistic(score), 1 - _logistic(score)), 2)
@@ -157,7 +156,7 @@ class Document:
     document_type: str
     period: tuple | None
     words: frozenset
-    references: frozenset
+    compact: str  # its pages' text without spaces, case-folded: where a reference number is looked for
 
 
 def boundary_score(before: Signs, page: Signs, document: Document) -> tuple[float, tuple]:
@@ -184,7 +183,8 @@ def boundary_score(before: Signs, page: Signs, document: Document) -> tuple[floa
         found.append(("address block again", ADDRESS_AGAIN) if page.address in document.words
                      else ("address block", ADDRESS))
     if page.references:
-        found.append(("its reference number again", SAME_REFERENCE) if page.references & document.references
+        found.append(("its reference number again", SAME_REFERENCE)
+                     if any(reference in document.compact for reference in page.references)
                      else ("another reference number", OTHER_REFERENCE))
     if page.zone:
         found.append(("machine-readable zone", MACHINE_ZONE))
@@ -215,7 +215,7 @@ def signs_of(text: str) -> Signs:
         document_type=document_type, confidence=confidence, number=number, of=of,
         titles=tuple(line for line in head if _is_title(line)),
         address=next((m.group(1) for line in head for m in [POSTCODE_TOWN.search(line)] if m), None),
-        references=frozenset(m.group(1).casefold() for m in REFERENCE.finditer(text)),
+        references=frozenset(_compact(m.group(1)) for m in REFERENCE.finditer(text)),
         accounts=frozenset(re.sub(r"\s", "", m.group(0)) for m in IBAN.finditer(text)),
         period=_latest_month([line for line in head if not classifier.BOOKING_LINE.search(line)]),
         opening=balances[0] if balances else None, closing=balances[-1] if balances else None,
@@ -251,7 +251,7 @@ def _latest_month(lines: list[str]) -> tuple | None:
             year, month = (int(m.group(2)), int(m.group(1))) if m.group(2) else (int(m.group(3)), int(m.group(4)))
             if 1 <= month <= 12:
                 months.append((year, month))
-    plausible = [m for m in months if 1990 <= m[0] <= date.today().year + 1]
+    plausible = [m for m in months if FIRST_YEAR <= m[0] <= LAST_YEAR]
     return max(plausible) if plausible else None
 
 
@@ -283,6 +283,10 @@ def _is_title(line: str) -> bool:
         return False
     return any(weight >= TITLE_WEIGHT and pattern.search(line)
                for patterns in classifier.COMPILED.values() for pattern, weight in patterns)
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"\s", "", text).casefold()
 
 
 def _words(text: str) -> frozenset:
