@@ -106,6 +106,7 @@ class Signs:
     references: frozenset
     accounts: frozenset
     period: tuple | None  # the latest (year, month) the head names
+    period_text: str  # as printed (compact), to tell a period repeated from the document's pages
     opening: Decimal | None  # the first running balance on the page
     closing: Decimal | None  # the last one
     first_line: str
@@ -189,8 +190,9 @@ def boundary_score(before: Signs, page: Signs, document: Document) -> tuple[floa
     if page.zone:
         found.append(("machine-readable zone", MACHINE_ZONE))
     if page.period and document.period:
-        found.append(("another period", OTHER_PERIOD) if page.period != document.period
-                     else ("same period", SAME_PERIOD))
+        # A running head repeats what the document said ("Nr. 3/2026"): no new period, whatever it reads as.
+        again = page.period == document.period or page.period_text in document.compact
+        found.append(("same period", SAME_PERIOD) if again else ("another period", OTHER_PERIOD))
     if page.accounts and before.accounts:
         found.append(("same account", SAME_ACCOUNT) if page.accounts & before.accounts
                      else ("another account", OTHER_ACCOUNT))
@@ -210,15 +212,20 @@ def signs_of(text: str) -> Signs:
     head = lines[:HEAD_LINES]
     document_type, confidence = classifier.classify(text)
     number, of = _page_number(lines)
-    balances = [amount for line in lines if BALANCE_LINE.search(line) for amount in _amounts(line)[-1:]]
+    # A balance opens a page from its upper half and closes it from its lower half: a page whose only
+    # balance is its opening one has no closing one to carry over.
+    balances = [(at, amount) for at, line in enumerate(lines) if BALANCE_LINE.search(line)
+                for amount in _amounts(line)[-1:]]
+    middle = len(lines) / 2
     return Signs(
         document_type=document_type, confidence=confidence, number=number, of=of,
         titles=tuple(line for line in head if _is_title(line)),
         address=next((m.group(1) for line in head for m in [POSTCODE_TOWN.search(line)] if m), None),
         references=frozenset(_compact(m.group(1)) for m in REFERENCE.finditer(text)),
         accounts=frozenset(re.sub(r"\s", "", m.group(0)) for m in IBAN.finditer(text)),
-        period=_latest_month([line for line in head if not classifier.BOOKING_LINE.search(line)]),
-        opening=balances[0] if balances else None, closing=balances[-1] if balances else None,
+        **_latest_month([line for line in head if not classifier.BOOKING_LINE.search(line)]),
+        opening=balances[0][1] if balances and balances[0][0] <= middle else None,
+        closing=balances[-1][1] if balances and balances[-1][0] >= middle else None,
         first_line=lines[0] if lines else "", zone=classifier.mrz_document_code(text) is not None,
         words=len(re.findall(r"[^\W\d_]{2,}", text)))
 
@@ -241,18 +248,22 @@ def _page_number(lines: list[str]) -> tuple[int | None, int | None]:
     return None, None
 
 
-def _latest_month(lines: list[str]) -> tuple | None:
-    """The latest month a page's head names: a payslip's month, a statement's end, a letter's date."""
+def _latest_month(lines: list[str]) -> dict:
+    """The latest month a page's head names (a payslip's month, a statement's end, a letter's date),
+    as Signs' `period` and `period_text`."""
     months = []
     for line in lines:
         for m in MONTH_NAME.finditer(line):
-            months.append((int(m.group(2)), MONTHS[m.group(1).lower()[:3].replace("mae", "mär")]))
+            months.append(((int(m.group(2)), MONTHS[m.group(1).lower()[:3].replace("mae", "mär")]), m.group(0)))
         for m in MONTH_NUMBER.finditer(line):
             year, month = (int(m.group(2)), int(m.group(1))) if m.group(2) else (int(m.group(3)), int(m.group(4)))
             if 1 <= month <= 12:
-                months.append((year, month))
-    plausible = [m for m in months if FIRST_YEAR <= m[0] <= LAST_YEAR]
-    return max(plausible) if plausible else None
+                months.append(((year, month), m.group(0)))
+    plausible = [m for m in months if FIRST_YEAR <= m[0][0] <= LAST_YEAR]
+    if not plausible:
+        return {"period": None, "period_text": ""}
+    period, text = max(plausible)
+    return {"period": period, "period_text": _compact(text)}
 
 
 def _period(signs: list[Signs], start: int, index: int) -> tuple | None:

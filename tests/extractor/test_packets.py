@@ -182,3 +182,12 @@ def test_a_part_of_a_packet_is_a_pdf_of_those_pages():
     part = PdfReader(io.BytesIO(packet_module.part_pdf(packet.data, placed.first, placed.last)))
     assert len(part.pages) == placed.pages
     assert part.pages[0].extract_text() == PdfReader(io.BytesIO(placed.document.data)).pages[0].extract_text()
+
+
+def test_a_running_head_repeating_the_statement_number_is_no_new_period():
+    first = statement_first().replace("Kontoauszug Nr. 10/2026", "Kontoauszug Nr. 3/2026")
+    later = statement_later().replace("Nordbank Direkt AG · IBAN", "Nordbank Direkt AG · 3/2026 · IBAN")
+    judged = judge(pages(first, later))
+    assert not judged[1].starts
+    assert not any("another period" in reason for reason in judged[1].evidence)
+    assert any("same period" in reason for reason in judged[1].evidence)
