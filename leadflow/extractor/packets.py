@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from leadflow.extractor import classify as classifier
 
 SURE = 0.8  # a boundary or type decided less surely than this is a person's to look at
+UNSURE = 0.5  # the confidence of a decision nothing on the page supports
 HEAD_LINES = 14  # where a title block, an address and a period stand; a later page's repeated line too
 TITLE_WEIGHT = 3  # a classifier keyword this heavy names a document: "Kontoauszug", "Payslip", "Rechnung"
 TITLE_WORDS = 10  # a title is a short line; a sentence naming a document type is not its title
@@ -57,6 +58,7 @@ BALANCE_LINE = re.compile(r"saldo|kontostand|übertrag|uebertrag|vortrag|zwische
                           r"|brought forward", re.IGNORECASE)
 AMOUNT = re.compile(r"(?<![\d.,])([-−]\s?)?(?:EUR\s?|€\s?)?([-−]\s?)?(\d{1,3}(?:[.,' ]?\d{3})*[.,]\d{2})(?![\d])"
                     r"(\s?-|\s?(?:S|DR|Dr|Soll)\b)?")
+TABLE_ROW = re.compile(r"\d{1,4}[./-]\d{1,2}")
 MONTHS = {"jan": 1, "feb": 2, "mär": 3, "mar": 3, "maer": 3, "apr": 4, "mai": 5, "may": 5, "jun": 6, "jul": 7,
           "aug": 8, "sep": 9, "okt": 10, "oct": 10, "nov": 11, "dez": 12, "dec": 12}
 MONTH_NAME = re.compile(r"\b(jan|feb|mär|maer|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?\s+(\d{4})\b",
@@ -111,6 +113,7 @@ class Signs:
     closing: Decimal | None  # the last one
     first_line: str
     zone: bool  # a machine-readable zone
+    blank: bool  # nothing read on the page
     words: int
 
 
@@ -131,24 +134,46 @@ def split(pages) -> list[Part]:
 
 
 def judge(pages) -> list[PageJudgement]:
-    """Every page's type and its start-or-continue decision, each against the document before it."""
+    """Every page's type and its start-or-continue decision, each against the document before it.
+
+    A page on which nothing was read (a blank back side, or a scan OCR could not read) says nothing
+    of itself: the page after it decides. If that one continues the document before, the blank page
+    lies inside it; otherwise the blank page is a part of its own. Either way it is unsure."""
     signs = [signs_of(page.text or "") for page in pages]
-    judged: list[PageJudgement] = []
-    part_text: list[str] = []
-    for index, page in enumerate(pages):
-        own = signs[index]
+    judged: dict[int, PageJudgement] = {}
+    document: list[int] = []  # the pages read so far of the document being built
+    blanks: list[int] = []  # pages with nothing read since the last page read
+    for index, own in enumerate(signs):
         if index == 0:
-            score, evidence = math.inf, ("first page",)
-        else:
-            start = max(i for i, page in enumerate(judged) if page.starts)
-            before = Document(classifier.classify("\n\n".join(part_text))[0], _period(signs, start, index),
-                              _words("\n".join(part_text)), _compact("\n".join(part_text)))
-            score, evidence = boundary_score(signs[index - 1], own, before)
+            judged[0] = PageJudgement(1, own.document_type, own.confidence, True, 1.0, ("first page",))
+            document = [] if own.blank else [0]
+            continue
+        if own.blank:
+            blanks.append(index)
+            continue
+        if document:
+            text = "\n\n".join(pages[i].text or "" for i in document)
+            before = Document(classifier.classify(text)[0], _period(signs, document), _words(text), _compact(text))
+            score, evidence = boundary_score(signs[document[-1]], own, before)
+            confidence = round(max(_logistic(score), 1 - _logistic(score)), 2)
+        else:  # only blank pages before it: it continues the upload's first part
+            score, evidence, confidence = -1.0, ("nothing read before",), UNSURE
         starts = score > 0
-        confidence = 1.0 if math.isinf(score) else round(max(_logistic(score), 1 - _logistic(score)), 2)
-        judged.append(PageJudgement(index + 1, own.document_type, own.confidence, starts, confidence, evidence))
-        part_text = [page.text or ""] if starts else part_text + [page.text or ""]
-    return judged
+        _place_blanks(judged, signs, blanks, starts)
+        blanks = []
+        judged[index] = PageJudgement(index + 1, own.document_type, own.confidence, starts, confidence, evidence)
+        document = [index] if starts else document + [index]
+    _place_blanks(judged, signs, blanks, True)
+    return [judged[index] for index in range(len(pages))]
+
+
+def _place_blanks(judged: dict, signs: list, blanks: list[int], next_starts: bool) -> None:
+    for at, index in enumerate(blanks):
+        starts = next_starts and at == 0
+        reason = ("nothing read; the page after starts a document" if next_starts
+                  else "nothing read; the pages around it are one document")
+        judged[index] = PageJudgement(index + 1, signs[index].document_type, signs[index].confidence, starts,
+                                      UNSURE, (reason,))
 
 
 @dataclass(frozen=True)
@@ -223,10 +248,12 @@ def signs_of(text: str) -> Signs:
         address=next((m.group(1) for line in head for m in [POSTCODE_TOWN.search(line)] if m), None),
         references=frozenset(_compact(m.group(1)) for m in REFERENCE.finditer(text)),
         accounts=frozenset(re.sub(r"\s", "", m.group(0)) for m in IBAN.finditer(text)),
-        **_latest_month([line for line in head if not classifier.BOOKING_LINE.search(line)]),
+        # A table row (a booking's value date) names no period of the document.
+        **_latest_month([line for line in head if not (classifier.BOOKING_LINE.search(line) or TABLE_ROW.match(line))]),
         opening=balances[0][1] if balances and balances[0][0] <= middle else None,
         closing=balances[-1][1] if balances and balances[-1][0] >= middle else None,
         first_line=lines[0] if lines else "", zone=classifier.mrz_document_code(text) is not None,
+        blank=not re.search(r"\w", text),
         words=len(re.findall(r"[^\W\d_]{2,}", text)))
 
 
@@ -266,9 +293,9 @@ def _latest_month(lines: list[str]) -> dict:
     return {"period": period, "period_text": _compact(text)}
 
 
-def _period(signs: list[Signs], start: int, index: int) -> tuple | None:
+def _period(signs: list[Signs], document: list[int]) -> tuple | None:
     """The period of the document the page would continue: named on its first page that names one."""
-    return next((signs[i].period for i in range(start, index) if signs[i].period), None)
+    return next((signs[i].period for i in document if signs[i].period), None)
 
 
 def _amounts(line: str) -> list[Decimal]:

@@ -191,3 +191,14 @@ def test_a_running_head_repeating_the_statement_number_is_no_new_period():
     assert not judged[1].starts
     assert not any("another period" in reason for reason in judged[1].evidence)
     assert any("same period" in reason for reason in judged[1].evidence)
+
+
+def test_a_page_with_nothing_read_goes_with_the_page_after_it_and_is_unsure():
+    # Inside a statement (a blank back side): one document, and the blank page's place is unsure.
+    judged = judge(pages(statement_first(), "", statement_later()))
+    assert [page.starts for page in judged] == [True, False, False]
+    assert judged[1].boundary_confidence < SURE
+    assert parts_of(statement_first(), "", statement_later()) == [(1, 3, "bank_statement")]
+    # Between two documents (a scan OCR could not read): a part of its own, not glued to either.
+    assert parts_of(payslip("Oktober 2026"), "  \n", INVOICE) == [(1, 1, "payslip"), (2, 2, "unknown"), (3, 3, "invoice")]
+    assert not split(pages(payslip("Oktober 2026"), "  \n", INVOICE))[1].sure
