@@ -48,10 +48,12 @@ FEW = -1.5
 PAGE_NUMBER = re.compile(r"\b(?:seite|page|blatt|pg\.?|s\.)\s*(\d{1,3})(?:\s*(?:von|of|/|aus|de)\s*(\d{1,3}))?\b",
                          re.IGNORECASE)
 BARE_PAGE_NUMBER = re.compile(r"^\s*(?:(\d{1,2})\s*/\s*(\d{1,2})|-\s*(\d{1,2})\s*-)\s*$")
-# A German or Austrian/Swiss postcode before a town: the window envelope's last line.
-POSTCODE_TOWN = re.compile(r"(?:^|\s)(?:D-|DE-)?(\d{5})\s+(?!EUR|USD|GBP|CHF)[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]{2,}")
+# A German postcode before a town: the window envelope's last line.
+POSTCODE_TOWN = re.compile(r"(?:^|\s)(?:D-|DE-)?(\d{5})\s+(?!EUR|USD|GBP|CHF)"
+                           r"[A-ZÄÖÜ][A-Za-zÄÖÜäöüß]{2,}")
 # A reference a paper carries once per document: "Bon-Nr. 40684", "Rechnungsnummer: RE-2026-11", "No. 5/2026".
-REFERENCE = re.compile(r"(?:\bnr|\bno|nummer|number|\bref)\.?\s*:?\s*#?\s*([A-Z]{0,4}[-/]?\d[\dA-Z/.-]{2,})", re.IGNORECASE)
+REFERENCE = re.compile(r"(?:\bnr|\bno|nummer|number|\bref)\.?\s*:?\s*#?\s*([A-Z]{0,4}[-/]?\d[\dA-Z/.-]{2,})",
+                       re.IGNORECASE)
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,3})?\b")
 # Lines that state a running balance: opening, closing, carried over, a subtotal carried to the next page.
 BALANCE_LINE = re.compile(r"saldo|kontostand|übertrag|uebertrag|vortrag|zwischensumme|\bbalance\b|carried forward"
@@ -61,8 +63,8 @@ AMOUNT = re.compile(r"(?<![\d.,])([-−]\s?)?(?:EUR\s?|€\s?)?([-−]\s?)?(\d{1
 TABLE_ROW = re.compile(r"\d{1,4}[./-]\d{1,2}")
 MONTHS = {"jan": 1, "feb": 2, "mär": 3, "mar": 3, "maer": 3, "apr": 4, "mai": 5, "may": 5, "jun": 6, "jul": 7,
           "aug": 8, "sep": 9, "okt": 10, "oct": 10, "nov": 11, "dez": 12, "dec": 12}
-MONTH_NAME = re.compile(r"\b(jan|feb|mär|maer|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?\s+(\d{4})\b",
-                        re.IGNORECASE)
+MONTH_NAME = re.compile(r"\b(jan|feb|mär|maer|mar|apr|mai|may|jun|jul|aug|sep|okt|oct|nov|dez|dec)[a-zä]*\.?"
+                        r"\s+(\d{4})\b", re.IGNORECASE)
 MONTH_NUMBER = re.compile(r"(?<![\d.,/])(?:\d{1,2}\.)?(\d{1,2})[./](\d{4})\b|\b(\d{4})-(\d{2})(?:-\d{2})?\b")
 
 
