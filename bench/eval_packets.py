@@ -34,13 +34,13 @@ class PacketOutcome:
     seconds: float = 0.0
 
 
-def packet_job(seed: int, run_generated=None) -> PacketOutcome:
+def packet_job(seed: int, run_generated=None, scan_share: float | None = None) -> PacketOutcome:
     """Draw, read, split and judge one packet (in a worker process); verdicts when `run_generated` is given."""
     from bench.layout_space.packets import draw_packet, part_pdf
     from leadflow.extractor.packets import split
     from leadflow.extractor.reading import read_document
     started = time.perf_counter()
-    packet = draw_packet(seed)
+    packet = draw_packet(seed) if scan_share is None else draw_packet(seed, scan_share=scan_share)
     outcome = PacketOutcome(packet.name, packet.pages, packet.starts, frozenset())
     try:
         parts = split(read_document(packet.data).pages)
@@ -71,7 +71,8 @@ def evaluate(args, pool, mapper, run_generated) -> None:
     """Print the packets line (and, with --misses, every packet split wrong) for `args.packets` packets."""
     from bench.layout_space.packets import plan_packets
     seeds = plan_packets(args.seed, args.packets)
-    job = functools.partial(packet_job, run_generated=None if args.no_verdicts else run_generated)
+    job = functools.partial(packet_job, run_generated=None if args.no_verdicts else run_generated,
+                            scan_share=0.0 if args.quick else None)  # --quick: text PDFs only
     started = time.perf_counter()
     outcomes = []
     for outcome in mapper(pool, job, seeds):
