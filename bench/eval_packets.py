@@ -20,6 +20,19 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
+
+
+class DocumentOutcome(NamedTuple):
+    document_type: str
+    first: int
+    last: int
+    rendering: str
+    exact: bool  # a part has exactly its pages and its type
+    alone: str  # its verdict uploaded alone ("-" without verdicts)
+    as_part: str  # the verdict of its part
+    pages_exact: bool  # a part has exactly its pages
+    part_type: str | None  # that part's type
 
 
 @dataclass
@@ -28,7 +41,7 @@ class PacketOutcome:
     pages: int
     truth_starts: frozenset
     found_starts: frozenset
-    documents: list = field(default_factory=list)  # (type, first, last, exact, verdict alone, verdict of part)
+    documents: list[DocumentOutcome] = field(default_factory=list)
     parts: list = field(default_factory=list)  # (first, last, type, confidence, boundary confidence)
     error: str | None = None
     seconds: float = 0.0
@@ -50,8 +63,8 @@ def packet_job(seed: int, run_generated=None, scan_share: float | None = None) -
     outcome.found_starts = frozenset(p.first for p in parts[1:])
     outcome.parts = [(p.first, p.last, p.document_type, p.confidence, p.boundary_confidence) for p in parts]
     for placed in packet.documents:
-        exact = any(p.first == placed.first and p.last == placed.last and p.document_type == placed.document_type
-                    for p in parts)
+        same_pages = next((p for p in parts if p.first == placed.first and p.last == placed.last), None)
+        exact = same_pages is not None and same_pages.document_type == placed.document_type
         alone = part_verdict = "-"
         if run_generated is not None:
             alone = run_generated(placed.document)[0].verdict
@@ -61,8 +74,9 @@ def packet_job(seed: int, run_generated=None, scan_share: float | None = None) -
                 child = dataclasses.replace(placed.document, data=part_pdf(packet.data, part.first, part.last),
                                             document_type=slot)
                 part_verdict = run_generated(child)[0].verdict
-        outcome.documents.append((placed.document_type, placed.first, placed.last, placed.document.rendering,
-                                  exact, alone, part_verdict))
+        outcome.documents.append(DocumentOutcome(
+            placed.document_type, placed.first, placed.last, placed.document.rendering, exact, alone, part_verdict,
+            same_pages is not None, same_pages.document_type if same_pages else None))
     outcome.seconds = time.perf_counter() - started
     return outcome
 
@@ -90,15 +104,18 @@ def evaluate(args, pool, mapper, run_generated) -> None:
     print(f"- boundaries: {figures['true_positive']} found, {figures['false_positive']} split where none is, "
           f"{figures['false_negative']} missed; targets of issue 40: F1 >= 0.97, documents exact >= 0.95, "
           "verdicts the same >= 0.95")
+    print(f"- documents whose part has exactly their pages: {figures['pages_exact']}/{figures['documents']}; "
+          f"of those, typed `unknown` by the classifier (as the document alone): {figures['pages_exact_unknown']}, "
+          f"another type: {figures['pages_exact_other_type']}")
     print(f"- unsure parts (type unknown or an edge below {SURE}: a person's to check): {figures['unsure']} of "
           f"{figures['parts']}; "
           f"packets failed to read: {sum(o.error is not None for o in outcomes)}")
     by_type = Counter()
     right = Counter()
     for o in outcomes:
-        for kind, _, _, rendering, exact, _, _ in o.documents:
-            by_type[kind, rendering] += 1
-            right[kind, rendering] += exact
+        for d in o.documents:
+            by_type[d.document_type, d.rendering] += 1
+            right[d.document_type, d.rendering] += d.exact
     print("\n| type | rendering | documents | exact |\n|---|---|---|---|")
     for key in sorted(by_type):
         print(f"| {key[0]} | {key[1]} | {by_type[key]} | {right[key]} |")
@@ -112,13 +129,17 @@ def measure(outcomes: list[PacketOutcome]) -> dict:
     fp = sum(len(o.found_starts - o.truth_starts) for o in outcomes)
     fn = sum(len(o.truth_starts - o.found_starts) for o in outcomes)
     documents = [d for o in outcomes for d in o.documents]
-    judged = [d for d in documents if d[5] != "-"]
+    judged = [d for d in documents if d.alone != "-"]
     parts = [p for o in outcomes for p in o.parts]
     from leadflow.extractor.packets import SURE
     return {
         "boundary_f1": 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 1.0,
-        "documents_exact": sum(d[4] for d in documents) / len(documents) if documents else 0.0,
-        "verdicts_same": sum(d[5] == d[6] for d in judged) / len(judged) if judged else None,
+        "documents_exact": sum(d.exact for d in documents) / len(documents) if documents else 0.0,
+        "verdicts_same": sum(d.alone == d.as_part for d in judged) / len(judged) if judged else None,
+        "documents": len(documents), "pages_exact": sum(d.pages_exact for d in documents),
+        "pages_exact_unknown": sum(d.pages_exact and d.part_type == "unknown" for d in documents),
+        "pages_exact_other_type": sum(d.pages_exact and d.part_type not in ("unknown", d.document_type)
+                                      for d in documents),
         "true_positive": tp, "false_positive": fp, "false_negative": fn, "parts": len(parts),
         "unsure": sum(p[2] == "unknown" or p[4] < SURE for p in parts),
     }
@@ -127,16 +148,16 @@ def measure(outcomes: list[PacketOutcome]) -> dict:
 def misses(outcomes: list[PacketOutcome]) -> None:
     print("## Packets split wrong, or with a verdict unlike the document's alone\n")
     for o in outcomes:
-        wrong = [d for d in o.documents if not d[4] or d[5] != d[6]]
+        wrong = [d for d in o.documents if not d.exact or d.alone != d.as_part]
         if not wrong and o.truth_starts == o.found_starts:
             continue
         print(f"- {o.name}: truth starts {sorted(o.truth_starts)}, found {sorted(o.found_starts)}"
               + (f"; error {o.error}" if o.error else ""))
-        print(f"  - truth: {', '.join(f'{d[0]} {d[1]}-{d[2]} {d[3]}' for d in o.documents)}")
+        print(f"  - truth: {', '.join(f'{d.document_type} {d.first}-{d.last} {d.rendering}' for d in o.documents)}")
         print(f"  - parts: {', '.join(f'{p[2]} {p[0]}-{p[1]} ({p[3]:.2f}, edge {p[4]:.2f})' for p in o.parts)}")
         for d in wrong:
-            if d[5] != d[6]:
-                print(f"  - {d[0]} {d[1]}-{d[2]}: alone {d[5]}, as a part {d[6]}")
+            if d.alone != d.as_part:
+                print(f"  - {d.document_type} {d.first}-{d.last}: alone {d.alone}, as a part {d.as_part}")
     print()
 
 
