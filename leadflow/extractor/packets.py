@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from leadflow.extractor import classify as classifier
+from leadflow.extractor.pipeline import STRUCTURED_CONFIDENCE
 
 SURE = 0.8  # a boundary or type decided less surely than this is a person's to look at
 UNSURE = 0.5  # the confidence of a decision nothing on the page supports
@@ -121,6 +122,10 @@ class Signs:
 
 def split(pages) -> list[Part]:
     """The parts of an upload, in page order; a single document is one part."""
+    if any(getattr(page, "method", None) == "xml" for page in pages):
+        # A camt.053 or MT940 file is a bank's statement file by its format, not a scanned stack: its
+        # "pages" (one per statement) are counted for billing, not read, and it stays whole.
+        return [Part(1, len(pages), "bank_statement", STRUCTURED_CONFIDENCE, 1.0)]
     judged = judge(pages)
     starts = [index for index, page in enumerate(judged) if page.starts] or [0]
     parts = []

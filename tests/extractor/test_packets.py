@@ -6,7 +6,7 @@ from pypdf import PdfReader
 
 import bench.layout_space.packets as packet_module
 from leadflow.extractor.packets import SURE, judge, split
-from leadflow.extractor.reading import Page
+from leadflow.extractor.reading import Page, read_document
 
 
 def pages(*texts: str) -> list[Page]:
@@ -202,3 +202,16 @@ def test_a_page_with_nothing_read_goes_with_the_page_after_it_and_is_unsure():
     # Between two documents (a scan OCR could not read): a part of its own, not glued to either.
     assert parts_of(payslip("Oktober 2026"), "  \n", INVOICE) == [(1, 1, "payslip"), (2, 2, "unknown"), (3, 3, "invoice")]
     assert not split(pages(payslip("Oktober 2026"), "  \n", INVOICE))[1].sure
+
+
+def test_a_statement_file_stays_whole():
+    camt = [Page(number=1, text="Kontoauszug camt.053 DE89370400440532013000", method="xml"),
+            Page(number=2, text="", method="xml"), Page(number=3, text="", method="xml")]
+    (part,) = split(camt)
+    assert (part.first, part.last, part.document_type) == (1, 3, "bank_statement") and part.sure
+
+
+def test_a_drawn_packet_read_as_an_upload_splits_where_its_documents_meet():
+    packet = packet_module.draw_packet(11, scan_share=0.0)  # 16 pages, 8 documents, text PDFs
+    parts = split(read_document(packet.data).pages)
+    assert [(part.first, part.last) for part in parts] == [(d.first, d.last) for d in packet.documents]
