@@ -19,6 +19,7 @@ HEAD_LINES = 14  # where a title block, an address and a period stand; a later p
 TITLE_WEIGHT = 3  # a classifier keyword this heavy names a document: "Kontoauszug", "Payslip", "Rechnung"
 TITLE_WORDS = 10  # a title is a short line; a sentence naming a document type is not its title
 FIRST_YEAR, LAST_YEAR = 1990, 2100  # a four-digit number outside these is no year of a pay month or statement
+TYPE_PAGES = 3  # a document's type, as a page after it is compared with, is read from its first pages
 FEW_WORDS = 12  # a page with fewer words is a stray end of the document before it
 SCALE = 1.5  # score to log-odds: a score of 3 is a confidence of about 0.88
 
@@ -149,18 +150,18 @@ def judge(pages) -> list[PageJudgement]:
     signs = [signs_of(page.text or "") for page in pages]
     judged: dict[int, PageJudgement] = {}
     document: list[int] = []  # the pages read so far of the document being built
+    before: Document | None = None  # what those pages say, as the next page is judged against
     blanks: list[int] = []  # pages with nothing read since the last page read
     for index, own in enumerate(signs):
         if index == 0:
             judged[0] = PageJudgement(1, own.document_type, own.confidence, True, 1.0, ("first page",))
-            document = [] if own.blank else [0]
+            if not own.blank:
+                document, before = [0], _grown(pages, signs, [0], None)
             continue
         if own.blank:
             blanks.append(index)
             continue
-        if document:
-            text = "\n\n".join(pages[i].text or "" for i in document)
-            before = Document(classifier.classify(text)[0], _period(signs, document), _words(text), _compact(text))
+        if before is not None:
             score, evidence = boundary_score(signs[document[-1]], own, before)
             confidence = round(max(_logistic(score), 1 - _logistic(score)), 2)
         else:  # only blank pages before it: it continues the upload's first part
@@ -170,8 +171,23 @@ def judge(pages) -> list[PageJudgement]:
         blanks = []
         judged[index] = PageJudgement(index + 1, own.document_type, own.confidence, starts, confidence, evidence)
         document = [index] if starts else document + [index]
+        before = _grown(pages, signs, document, None if starts else before)
     _place_blanks(judged, signs, blanks, True)
     return [judged[index] for index in range(len(pages))]
+
+
+def _grown(pages, signs: list, document: list[int], before: "Document | None") -> "Document":
+    """The document with its newest page added (begun anew when `before` is None). Its type is read
+    from its first pages only, where a document says what it is: a long statement costs no more."""
+    newest = document[-1]
+    text = pages[newest].text or ""
+    if before is None:
+        return Document(classifier.classify(text)[0], signs[newest].period, _words(text), _compact(text))
+    document_type = before.document_type
+    if len(document) <= TYPE_PAGES:
+        document_type = classifier.classify("\n\n".join(pages[i].text or "" for i in document))[0]
+    return Document(document_type, before.period or signs[newest].period, before.words | _words(text),
+                    before.compact + _compact(text))
 
 
 def _place_blanks(judged: dict, signs: list, blanks: list[int], next_starts: bool) -> None:
@@ -298,11 +314,6 @@ def _latest_month(lines: list[str]) -> dict:
         return {"period": None, "period_text": ""}
     period, text = max(plausible)
     return {"period": period, "period_text": _compact(text)}
-
-
-def _period(signs: list[Signs], document: list[int]) -> tuple | None:
-    """The period of the document the page would continue: named on its first page that names one."""
-    return next((signs[i].period for i in document if signs[i].period), None)
 
 
 def _amounts(line: str) -> list[Decimal]:
