@@ -121,6 +121,15 @@ class Signs:
     words: int
 
 
+@dataclass(frozen=True)
+class Document:
+    """The document a page would continue: its type and period so far, and every word on its pages."""
+    document_type: str
+    period: tuple | None
+    words: frozenset
+    compact: str  # its pages' text without spaces, case-folded: where a reference number is looked for
+
+
 def split(pages) -> list[Part]:
     """The parts of an upload, in page order; a single document is one part."""
     if any(getattr(page, "method", None) == "xml" for page in pages):
@@ -174,38 +183,6 @@ def judge(pages) -> list[PageJudgement]:
         before = _grown(pages, signs, document, None if starts else before)
     _place_blanks(judged, signs, blanks, True)
     return [judged[index] for index in range(len(pages))]
-
-
-def _grown(pages, signs: list, document: list[int], before: "Document | None") -> "Document":
-    """The document with its newest page added (begun anew when `before` is None). Its type is read
-    from its first pages only, where a document says what it is: a long statement costs no more."""
-    newest = document[-1]
-    text = pages[newest].text or ""
-    if before is None:
-        return Document(classifier.classify(text)[0], signs[newest].period, _words(text), _compact(text))
-    document_type = before.document_type
-    if len(document) <= TYPE_PAGES:
-        document_type = classifier.classify("\n\n".join(pages[i].text or "" for i in document))[0]
-    return Document(document_type, before.period or signs[newest].period, before.words | _words(text),
-                    before.compact + _compact(text))
-
-
-def _place_blanks(judged: dict, signs: list, blanks: list[int], next_starts: bool) -> None:
-    for at, index in enumerate(blanks):
-        starts = next_starts and at == 0
-        reason = ("nothing read; the page after starts a document" if next_starts
-                  else "nothing read; the pages around it are one document")
-        judged[index] = PageJudgement(index + 1, signs[index].document_type, signs[index].confidence, starts,
-                                      UNSURE, (reason,))
-
-
-@dataclass(frozen=True)
-class Document:
-    """The document a page would continue: its type and period so far, and every word on its pages."""
-    document_type: str
-    period: tuple | None
-    words: frozenset
-    compact: str  # its pages' text without spaces, case-folded: where a reference number is looked for
 
 
 def boundary_score(before: Signs, page: Signs, document: Document) -> tuple[float, tuple]:
@@ -353,6 +330,29 @@ def _repeated(line: str, words: frozenset) -> bool:
     """Whether most of a line's words (at least three) stand on the document's pages already."""
     own = [w.casefold() for w in re.findall(r"[^\W_]{2,}", line)]
     return len(own) >= 3 and sum(w in words for w in own) >= REPEATED * len(own)
+
+
+def _grown(pages, signs: list, document: list[int], before: Document | None) -> Document:
+    """The document with its newest page added (begun anew when `before` is None). Its type is read
+    from its first pages only, where a document says what it is: a long statement costs no more."""
+    newest = document[-1]
+    text = pages[newest].text or ""
+    if before is None:
+        return Document(classifier.classify(text)[0], signs[newest].period, _words(text), _compact(text))
+    document_type = before.document_type
+    if len(document) <= TYPE_PAGES:
+        document_type = classifier.classify("\n\n".join(pages[i].text or "" for i in document))[0]
+    return Document(document_type, before.period or signs[newest].period, before.words | _words(text),
+                    before.compact + _compact(text))
+
+
+def _place_blanks(judged: dict, signs: list, blanks: list[int], next_starts: bool) -> None:
+    for at, index in enumerate(blanks):
+        starts = next_starts and at == 0
+        reason = ("nothing read; the page after starts a document" if next_starts
+                  else "nothing read; the pages around it are one document")
+        judged[index] = PageJudgement(index + 1, signs[index].document_type, signs[index].confidence, starts,
+                                      UNSURE, (reason,))
 
 
 def _logistic(score: float) -> float:
