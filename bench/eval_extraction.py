@@ -16,7 +16,10 @@ no cache, our reading and the tesseract command back to back.
 
     .venv/bin/python bench/eval_extraction.py [--documents 300] [--seed N] [--quick] [--types payslip,invoice]
         [--renderings text_pdf,scan_pdf,photo] [--scan-share 0.5] [--misses] [--ocr-pages 20]
-        [--no-samples | --no-generated] [--only SUBSTRING] [--jobs 2]
+        [--no-samples | --no-generated] [--only SUBSTRING] [--jobs 2] [--packets 40] [--no-verdicts]
+
+Then packets (bench/eval_packets.py): documents of the space put together in one PDF, split page by
+page, one line `packets: boundary_f1=… documents_exact=… verdicts_same=… seed=…`.
 
 Nothing is tuned on a seed and then reported on it: `--misses` lists this seed's misses, and the
 figure that counts after a change is the next seed's.
@@ -64,6 +67,7 @@ from leadflow.extractor.fields import extract_fields  # noqa: E402
 from leadflow.extractor.pipeline import STRUCTURED_CONFIDENCE  # noqa: E402
 from leadflow.extractor.reading import read_document  # noqa: E402
 
+from bench import eval_packets  # noqa: E402
 from tests.corpus import SAMPLES  # noqa: E402
 
 AMOUNTS = {"gross", "net", "payout", "opening_balance", "closing_balance", "taxable_income", "income_tax",
@@ -822,6 +826,11 @@ def main() -> None:
     parser.add_argument("--renderings", type=_names, default=["text_pdf", "scan_pdf", "photo"],
                         help="comma-separated: text_pdf,scan_pdf,photo")
     parser.add_argument("--types", type=_names, help="comma-separated document types (default: every type)")
+    parser.add_argument("--packets", type=int, default=40,
+                        help="packets drawn from the layout space (5-25 pages, 2-8 documents) for the splitter's "
+                             "line, with the run's seed (default 40; 0: none)")
+    parser.add_argument("--no-verdicts", action="store_true",
+                        help="packets: boundaries and types only, without the end-to-end verdicts (faster)")
     parser.add_argument("--ocr-pages", type=int, default=20,
                         help="OCR pages also timed with the tesseract command: the first OCR'd file of each "
                              "type and rendering while they last (default 20)")
@@ -843,8 +852,10 @@ def main() -> None:
         pool = (multiprocessing.get_context("fork").Pool(args.jobs, initializer=_worker_start, initargs=(folder,))
                 if args.jobs > 1 else None)
         try:
-            if not args.no_generated:
+            if not args.no_generated and args.documents > 0:
                 evaluate_generated(args, pool)
+            if not args.no_generated and args.packets > 0:
+                eval_packets.evaluate(args, pool, _map, run_generated)
             if not args.no_samples:
                 evaluate_samples(args, pool)
         finally:

@@ -18,7 +18,7 @@ def run_eval(*args: str, seed: str | None = None) -> subprocess.CompletedProcess
 
 
 def test_a_short_run_prints_its_seed_and_the_first_read_tables():
-    done = run_eval("--documents", "6", seed="4242")
+    done = run_eval("--documents", "6", "--packets", "0", seed="4242")
     assert "Seed of this run: 4242" in done.stderr
     out = done.stdout
     assert "# Layouts drawn fresh: seed 4242" in out
@@ -33,7 +33,17 @@ def test_a_short_run_prints_its_seed_and_the_first_read_tables():
 
 
 def test_without_a_seed_a_fresh_one_is_drawn():
-    first = run_eval("--documents", "3")
-    second = run_eval("--documents", "3")
+    first = run_eval("--documents", "3", "--packets", "0")
+    second = run_eval("--documents", "3", "--packets", "0")
     seeds = [line for done in (first, second) for line in done.stderr.splitlines() if line.startswith("Seed of this run")]
     assert len(seeds) == 2 and seeds[0] != seeds[1]
+
+
+def test_packets_print_their_line_with_the_seed():
+    done = run_eval("--documents", "0", "--packets", "2", seed="4242")
+    line = next(line for line in done.stdout.splitlines() if line.startswith("packets: "))
+    assert line.endswith(" seed=4242")
+    figures = dict(part.split("=") for part in line.removeprefix("packets: ").split())
+    for name in ("boundary_f1", "documents_exact", "verdicts_same"):
+        assert 0.0 <= float(figures[name]) <= 1.0
+    assert "# Packets: the splitter on 2 packets drawn with seed 4242" in done.stdout
