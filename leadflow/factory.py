@@ -86,8 +86,8 @@ def only_routes_have_limits(manager) -> bool:
     return not (manager._default_limits or manager._application_limits or manager._blueprint_limits)
 
 
-# Made by a migration on PostgreSQL only (a pg_trgm index); not part of the models' metadata.
-_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm"}
+# Made by migrations on PostgreSQL only (pg_trgm indexes); not part of the models' metadata.
+_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm"}
 
 
 def _tracked_by_models(obj, name, type_, reflected, compare_to) -> bool:

@@ -12,7 +12,10 @@ page re-fetches whenever its socket (re)opens.
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, or_, select, tuple_
+from sqlalchemy import Boolean, String, bindparam, func, or_, select, tuple_
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.expression import ColumnElement
+from sqlalchemy.sql.visitors import InternalTraversal
 
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, sees_full_history
@@ -57,8 +60,8 @@ def filtered(query, filters: Filters):
     """Narrow a SELECT of visible documents by the filters; newest first, after the cursor.
 
     Every filter maps onto an index of `documents` that starts with the brokerage (status, type)
-    or with a column that implies it (workspace, owner); the title search is an ILIKE that
-    PostgreSQL answers from the trigram index."""
+    or with a column that implies it (workspace, owner); the search (search_condition) is
+    answered from trigram indexes."""
     if filters.status:
         query = query.where(Document.status == filters.status)
     if filters.type:
@@ -68,12 +71,67 @@ def filtered(query, filters: Filters):
     if filters.client_id is not None:
         query = query.where(Document.owner_id == filters.client_id)
     if filters.q:
-        query = query.where(Document.title.ilike(f"%{escape_like(filters.q)}%", escape="\\"))
+        query = query.where(search_condition(filters.q))
     if filters.cursor:
         # A row-value comparison: PostgreSQL turns it into one range condition on the index.
         query = query.where(tuple_(Document.created_at, Document.id)
                             < tuple_(filters.cursor.created_at, filters.cursor.id))
     return query.order_by(Document.created_at.desc(), Document.id.desc())
+
+
+def search_condition(q: str):
+    """A document matches the search text when its title or file name holds it (literally, any
+    case), or when its client's name holds it or, on PostgreSQL, resembles it (a misspelt name:
+    pg_trgm's word similarity, <%). Each side has its trigram index; the client ids come as an
+    array, so PostgreSQL can read the owner index for them and OR the three index scans."""
+    pattern = f"%{escape_like(q)}%"
+    clients = (select(User.id).where(User.role == Role.CLIENT.value,
+                                     or_(User.name.ilike(pattern, escape="\\"), _Resembles(q, User.name)))
+               .scalar_subquery())
+    return or_(Document.title.ilike(pattern, escape="\\"), Document.filename.ilike(pattern, escape="\\"),
+               _OwnerAmong(clients))
+
+
+class _Resembles(ColumnElement):
+    """`text <% column` on PostgreSQL (a word of the column resembles the text); never elsewhere."""
+    type = Boolean()
+    inherit_cache = True
+    _traverse_internals = [("text", InternalTraversal.dp_clauseelement), ("column", InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, text: str, column):
+        self.text = bindparam("resembles", text, unique=True, type_=String())
+        self.column = column
+
+
+@compiles(_Resembles, "postgresql")
+def _resembles_postgresql(element, compiler, **kw):
+    operator = "<%%" if compiler.dialect.paramstyle in ("format", "pyformat") else "<%"  # psycopg's % escaped
+    return f"({compiler.process(element.text, **kw)} {operator} {compiler.process(element.column, **kw)})"
+
+
+@compiles(_Resembles)
+def _resembles_elsewhere(element, compiler, **kw):
+    return "(1 = 0)"
+
+
+class _OwnerAmong(ColumnElement):
+    """`owner_id = ANY(ARRAY(subquery))` on PostgreSQL (an index condition); `IN (subquery)` elsewhere."""
+    type = Boolean()
+    inherit_cache = True
+    _traverse_internals = [("subquery", InternalTraversal.dp_clauseelement)]
+
+    def __init__(self, subquery):
+        self.subquery = subquery
+
+
+@compiles(_OwnerAmong, "postgresql")
+def _owner_among_postgresql(element, compiler, **kw):
+    return f"({compiler.process(Document.owner_id, **kw)} = ANY(ARRAY{compiler.process(element.subquery, **kw)}))"
+
+
+@compiles(_OwnerAmong)
+def _owner_among_elsewhere(element, compiler, **kw):
+    return compiler.process(Document.owner_id.in_(element.subquery), **kw)
 
 
 def dashboard_documents(query, args):

@@ -1,0 +1,30 @@
+"""search finds documents by file name and by their client's name, misspelt too
+
+Revision ID: d7a41c9e0b53
+Revises: b8e0c4f1a2d3
+Create Date: 2026-12-06 18:45:00
+
+"""
+from alembic import op
+
+
+# revision identifiers, used by Alembic.
+revision = 'd7a41c9e0b53'
+down_revision = 'b8e0c4f1a2d3'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    if op.get_bind().dialect.name == "postgresql":
+        # Any part of a file name ("%rechnung_makler%"), and a client's name by any part of it or
+        # by a word that resembles it (pg_trgm's <%): trigram indexes, as for titles.
+        op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        op.execute("CREATE INDEX ix_documents_filename_trgm ON documents USING gin (filename gin_trgm_ops)")
+        op.execute("CREATE INDEX ix_users_name_trgm ON users USING gin (name gin_trgm_ops)")
+
+
+def downgrade():
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP INDEX IF EXISTS ix_users_name_trgm")
+        op.execute("DROP INDEX IF EXISTS ix_documents_filename_trgm")
