@@ -10,8 +10,10 @@ Python: at ten million documents, building and sending rows from Python costs mo
 everything else together. The documents' secondary indexes and foreign keys are dropped for the
 load and made again after it (one sort per index instead of ten million index insertions), then
 the counts per status are rebuilt and the tables ANALYZEd. The spread of statuses, types and
-titles follows leadflow/cli_seed.py. Document ids are 32 hex digits in load order (random ids
-would only make the primary key's build slower; nothing orders by id but ties).
+titles follows leadflow/cli_seed.py. Rows are written oldest first, every brokerage's interleaved
+as in a live table (so one brokerage's rows are not read from a block of their own), and clients'
+ids interleave the same way. Document ids are 32 hex digits in that order (random ids would only
+make the primary key's build slower; nothing orders by id but ties).
 """
 import json
 import secrets
@@ -55,6 +57,7 @@ def seed(url: str, documents: int, now, progress=print) -> float:
         conn.execute("SET maintenance_work_mem = '1GB'")
         conn.execute("SET synchronous_commit = off")
         conn.execute("SET max_parallel_maintenance_workers = 2")
+        conn.execute("SET work_mem = '512MB'")
         _functions(conn)
         ids = _people(conn, plans, now)
         conn.commit()
@@ -102,31 +105,35 @@ def _people(conn, plans: list[Plan], now) -> None:
         name = LARGEST if p.brokerage == 1 else f"Bench Brokerage {p.brokerage:04d}"
         brokerage_ids.append(conn.execute("INSERT INTO brokerages (name, created_at) VALUES (%s, %s) RETURNING id",
                                           (name, now.replace(year=now.year - 4))).fetchone()[0])
-    conn.execute("CREATE TEMP TABLE seed_plan (brokerage_id int, documents int, clients int, first_client int, "
-                 "first_case int, first_document bigint)")
-    offset = documents = 0
+    conn.execute("CREATE TEMP TABLE seed_plan (brokerage_id int, documents int, clients int)")
     with conn.cursor().copy("COPY seed_plan FROM STDIN") as copy:
         for p, brokerage_id in zip(plans, brokerage_ids):
-            copy.write_row((brokerage_id, p.documents, p.clients, user_base + offset, case_base + offset, documents))
-            offset += p.clients
-            documents += p.documents
+            copy.write_row((brokerage_id, p.documents, p.clients))
+    # Clients of every brokerage interleaved in the order they signed up, as ids are in a live
+    # database (not a brokerage's clients in one block): k numbers a brokerage's own clients.
+    conn.execute("""
+        CREATE TEMP TABLE seed_clients AS
+        SELECT brokerage_id, k, created_at, (%(user_base)s + row_number() OVER (ORDER BY created_at) - 1)::int AS user_id,
+               (%(case_base)s + row_number() OVER (ORDER BY created_at) - 1)::int AS case_id
+        FROM (SELECT p.brokerage_id, k, %(now)s - make_interval(secs => random() * %(history)s) AS created_at
+              FROM seed_plan p, generate_series(0, p.clients - 1) k) c""",
+                 {"user_base": user_base, "case_base": case_base, "now": now, "history": HISTORY_DAYS * 86400})
+    conn.execute("CREATE UNIQUE INDEX ON seed_clients (brokerage_id, k)")
+    conn.execute("ANALYZE seed_clients")
     conn.execute("""
         INSERT INTO users (id, brokerage_id, email, name, role, password_hash, language, created_at)
-        SELECT u, p.brokerage_id, 'client.' || u || '@seed.example', pg_temp.first_name(u) || ' ' || pg_temp.last_name(u),
-               'client', %(hash)s, (ARRAY['en', 'en', 'de'])[1 + (u %% 3)],
-               %(now)s - make_interval(secs => random() * %(history)s)
-        FROM seed_plan p, generate_series(p.first_client, p.first_client + p.clients - 1) u""",
-                 {"hash": password_hash, "now": now, "history": HISTORY_DAYS * 86400})
+        SELECT user_id, brokerage_id, 'client.' || user_id || '@seed.example',
+               pg_temp.first_name(user_id) || ' ' || pg_temp.last_name(user_id),
+               'client', %(hash)s, (ARRAY['en', 'en', 'de'])[1 + (user_id %% 3)], created_at
+        FROM seed_clients ORDER BY user_id""", {"hash": password_hash})
     kinds, cities = _array(CASE_KINDS), _array(CITIES)
     conn.execute(f"""
         INSERT INTO workspaces (id, brokerage_id, name, created_at)
-        SELECT p.first_case + (u - p.first_client), p.brokerage_id,
-               pg_temp.last_name(u) || ' ' || {kinds}[1 + (hashint4(u) & 255) %% {len(CASE_KINDS)}]
-                 || ', ' || {cities}[1 + (hashint4(u + 1) & 255) %% {len(CITIES)}], %(now)s
-        FROM seed_plan p, generate_series(p.first_client, p.first_client + p.clients - 1) u""", {"now": now})
-    conn.execute("""INSERT INTO workspace_members (workspace_id, user_id)
-                    SELECT p.first_case + (u - p.first_client), u
-                    FROM seed_plan p, generate_series(p.first_client, p.first_client + p.clients - 1) u""")
+        SELECT case_id, brokerage_id,
+               pg_temp.last_name(user_id) || ' ' || {kinds}[1 + (hashint4(user_id) & 255) % {len(CASE_KINDS)}]
+                 || ', ' || {cities}[1 + (hashint4(user_id + 1) & 255) % {len(CITIES)}], created_at
+        FROM seed_clients ORDER BY case_id""")
+    conn.execute("INSERT INTO workspace_members (workspace_id, user_id) SELECT case_id, user_id FROM seed_clients")
     for table in ("users", "workspaces"):
         conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))")
 
@@ -175,6 +182,7 @@ def _documents_sql() -> str:
            page_count, notes::json, rejection_code, NULL, created_at, changed, changed,
            CASE WHEN status = 'VERIFIED' THEN changed END
     FROM (
+     SELECT lpad(to_hex(row_number() OVER (ORDER BY created_at)), 32, '0') AS id, * FROM (
       SELECT *, left(btrim(regexp_replace(lower(title), '[^[:alnum:]]', '_', 'g'), '_'), 60)
                 || CASE WHEN pdf THEN '.pdf' ELSE '.jpg' END AS filename,
              CASE WHEN status = 'PENDING' THEN created_at ELSE created_at + make_interval(secs => 2 + r_changed * 38) END AS changed,
@@ -217,23 +225,24 @@ def _documents_sql() -> str:
               CASE WHEN status IN ('PENDING', 'PROCESSING') THEN NULL ELSE 1 + floor(r_pick2 * 4)::int END AS page_count
             FROM (
               SELECT *, {_pick(STATUSES, 'r_status')} AS status, {_pick(TYPES, 'r_type')} AS true_type,
-                     first_client + c AS owner_id, first_case + c AS workspace_id,
-                     pg_temp.last_name(first_client + c) AS surname
+                     pg_temp.last_name(owner_id) AS surname
               FROM (
-                SELECT lpad(to_hex(p.first_document + g), 32, '0') AS id, p.brokerage_id, p.first_client, p.first_case,
-                       floor(random() * p.clients)::int AS c,
+                SELECT d.brokerage_id, client.user_id AS owner_id, client.case_id AS workspace_id,
                        random() AS r_status, random() AS r_type, random() AS r_declared, random() AS r_created,
                        random() AS r_changed, random() AS r_confidence, random() AS r_pick, random() AS r_pick2,
                        random() AS r_surname, random() AS r_rejection, random() < 0.35 AS german, random() < 0.8 AS pdf,
                        40000 + floor(random() * 3960000)::int AS size_bytes
-                FROM seed_plan p, generate_series(1, p.documents) g
+                FROM (SELECT p.brokerage_id, floor(random() * p.clients)::int AS k
+                      FROM seed_plan p, generate_series(1, p.documents) g OFFSET 0) d
+                     JOIN seed_clients client ON client.brokerage_id = d.brokerage_id AND client.k = d.k
                 OFFSET 0
               ) draws OFFSET 0
             ) kinds OFFSET 0
           ) dated OFFSET 0
         ) months OFFSET 0
       ) titled OFFSET 0
-    ) named"""
+    ) named
+     ) numbered ORDER BY created_at"""
 
 
 _DOCUMENTS_SQL = _documents_sql()

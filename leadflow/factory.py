@@ -31,6 +31,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
         _offset_clock(app.config["CLOCK_OFFSET_SECONDS"])
 
     db.init_app(app)
+    _set_resemblance_thresholds(app)
     migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"), include_object=_tracked_by_models)
     sock.init_app(app)
     csrf.init_app(app)
@@ -84,6 +85,28 @@ def only_routes_have_limits(manager) -> bool:
     """True when Flask-Limiter knows no limit but those decorating routes: no default, application
     or blueprint limit, which only its per-request hook would check."""
     return not (manager._default_limits or manager._application_limits or manager._blueprint_limits)
+
+
+# How alike a client's name and a search must be to count as a misspelling of it (pg_trgm: the share
+# of trigrams in common). At its default 0.3, "Jonas Andersen" finds every Andersen and every Jonas;
+# at 0.5 it finds "Jonas Andresen" and not "Sofia Andersen" (services/views.search_condition).
+RESEMBLANCE_THRESHOLD = 0.5
+
+
+def _set_resemblance_thresholds(app: Flask) -> None:
+    """Set pg_trgm's thresholds on each new PostgreSQL connection: the trigram index reads them,
+    so a stricter threshold also means fewer names read."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        return
+    from sqlalchemy import event
+
+    with app.app_context():
+        @event.listens_for(db.engine, "connect")
+        def _thresholds(dbapi_connection, record):
+            with dbapi_connection.cursor() as cursor:
+                for name in ("similarity_threshold", "word_similarity_threshold"):
+                    cursor.execute(f"SET pg_trgm.{name} = {RESEMBLANCE_THRESHOLD}")
+            dbapi_connection.commit()
 
 
 # Made by migrations on PostgreSQL only (pg_trgm indexes); not part of the models' metadata.

@@ -9,11 +9,12 @@ services/search.py for the filters and the cursor a page link carries). Each liv
 shows is registered in LISTS by name: the same query serves the page load and the snapshot a
 page re-fetches whenever its socket (re)opens.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import Boolean, String, bindparam, func, or_, select, tuple_
 from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.expression import ColumnElement
 from sqlalchemy.sql.visitors import InternalTraversal
 
@@ -27,6 +28,10 @@ from leadflow.services.search import Cursor, Filters, escape_like
 
 # The most rows a live list renders (a page of the dashboard is this size too).
 LIST_LIMIT = 100
+# How many of the newest documents a search reads for its page before it asks the trigram
+# indexes instead (_newest_matches): about the square root of (a large brokerage's documents
+# × a page), so that neither way reads much more than the other at its worst.
+SEARCH_WINDOW = 15_000
 # How many cases and clients a filter's drop-down offers before the person narrows it by name.
 MAX_OPTIONS = 200
 # The order statuses appear in, as a document moves through them.
@@ -43,8 +48,10 @@ class Page:
 
 def document_page(session, viewer: Viewer, filters: Filters, size: int) -> Page:
     """One page of `size` visible documents narrowed by `filters`, and the cursor of the next:
-    the dashboard's pages and GET /api/documents."""
-    rows = list(session.scalars(filtered(scoping.visible_documents(viewer), filters).limit(size + 1)))
+    the dashboard's pages, its live snapshot and GET /api/documents."""
+    rows = _newest_matches(session, viewer, filters, size + 1) if filters.q else None
+    if rows is None:
+        rows = list(session.scalars(filtered(scoping.visible_documents(viewer), filters).limit(size + 1)))
     more = len(rows) > size
     rows = rows[:size]
     return Page(rows, Cursor.after(rows[-1]) if more and rows else None)
@@ -52,6 +59,8 @@ def document_page(session, viewer: Viewer, filters: Filters, size: int) -> Page:
 
 def live_list(session, viewer: Viewer, name: str, args=None, limit: int = LIST_LIMIT) -> list[Document]:
     """The documents of the screen list `name` (a key of LISTS), as `viewer` may see them."""
+    if name == "dashboard":  # the same rows as the page, read the same way (a search's two tries)
+        return document_page(session, viewer, Filters.from_args(args or {}), limit).documents
     query = LISTS[name](scoping.visible_documents(viewer), args or {})
     return list(session.scalars(query.limit(limit)))
 
@@ -79,34 +88,72 @@ def filtered(query, filters: Filters):
     return query.order_by(Document.created_at.desc(), Document.id.desc())
 
 
-def search_condition(q: str):
+def _newest_matches(session, viewer: Viewer, filters: Filters, limit: int) -> list[Document] | None:
+    """A search's page read from the newest SEARCH_WINDOW documents its other filters leave, or
+    None when fewer than `limit` of them match.
+
+    Two plans answer a search, and PostgreSQL cannot tell which is cheaper (how many documents
+    match is what it cannot estimate): walking the documents newest first until a page matches
+    is quick for a common word and reads the whole brokerage for a rare one; the trigram indexes
+    are quick for a rare word and fetch and sort every match of a common one (a surname shared
+    by thousands of clients). So the walk goes first, bounded: if the newest SEARCH_WINDOW rows
+    hold a page of matches, every match after them is older, so those are the page (and when the
+    viewer's documents number no more than SEARCH_WINDOW, the window held them all); otherwise
+    matches are rare enough (under `limit` in SEARCH_WINDOW) for the indexes. In the window each
+    row's client is read by id and their name compared there: a common surname's clients are
+    never all listed."""
+    window = filtered(scoping.visible_documents(viewer), replace(filters, q="")).limit(SEARCH_WINDOW).subquery()
+    newest, owner = aliased(Document, window), aliased(User)
+    rows = list(session.scalars(select(newest).join(owner, owner.id == newest.owner_id)
+                                .where(search_condition(filters.q, newest, owner))
+                                .order_by(newest.created_at.desc(), newest.id.desc()).limit(limit)))
+    if len(rows) >= limit or sum(counts.for_brokerage(session, viewer.brokerage_id).values()) <= SEARCH_WINDOW:
+        return rows
+    return None
+
+
+def search_condition(q: str, documents=Document, owner=None):
     """A document matches the search text when its title or file name holds it (literally, any
-    case), or when its client's name holds it or, on PostgreSQL, resembles it (a misspelt name:
-    pg_trgm's word similarity, <%). Each side has its trigram index; the client ids come as an
-    array, so PostgreSQL can read the owner index for them and OR the three index scans."""
+    case), or when its client's name holds it or, on PostgreSQL, resembles it: a misspelt name.
+    With `owner` (the users row joined as the document's owner) the name is compared there;
+    without, the matching clients come from the trigram index on names, as an array, so that
+    PostgreSQL can read the owner index for them and OR the three index scans. (The other
+    brokerages' clients of that name are in the array too: scoping by brokerage there would let
+    PostgreSQL read a large brokerage's every client instead of the index.)"""
     pattern = f"%{escape_like(q)}%"
-    clients = (select(User.id).where(User.role == Role.CLIENT.value,
-                                     or_(User.name.ilike(pattern, escape="\\"), _Resembles(q, User.name)))
-               .scalar_subquery())
-    return or_(Document.title.ilike(pattern, escape="\\"), Document.filename.ilike(pattern, escape="\\"),
-               _OwnerAmong(clients))
+    text = or_(documents.title.ilike(pattern, escape="\\"), documents.filename.ilike(pattern, escape="\\"))
+
+    def named(person):
+        return (person.role == Role.CLIENT.value) & or_(person.name.ilike(pattern, escape="\\"),
+                                                        _Resembles(q, person.name))
+    if owner is not None:
+        return or_(text, named(owner))
+    return or_(text, _OwnerAmong(documents.owner_id, select(User.id).where(named(User)).scalar_subquery()))
 
 
 class _Resembles(ColumnElement):
-    """`text <% column` on PostgreSQL (a word of the column resembles the text); never elsewhere."""
+    """On PostgreSQL, a name resembles a search of several words when the two share enough
+    trigrams (`column % text`), and a one-word search when some part of the name does (`text <%
+    column`): "Jonas Andresen" finds Jonas Andersen, "Kowalksi" finds Tomasz Kowalski; the
+    thresholds are set per connection (factory.RESEMBLANCE_THRESHOLD). Never elsewhere."""
     type = Boolean()
     inherit_cache = True
-    _traverse_internals = [("text", InternalTraversal.dp_clauseelement), ("column", InternalTraversal.dp_clauseelement)]
+    _traverse_internals = [("text", InternalTraversal.dp_clauseelement), ("column", InternalTraversal.dp_clauseelement),
+                           ("several_words", InternalTraversal.dp_boolean)]  # part of the cache key: another operator
 
     def __init__(self, text: str, column):
         self.text = bindparam("resembles", text, unique=True, type_=String())
         self.column = column
+        self.several_words = " " in text
 
 
 @compiles(_Resembles, "postgresql")
 def _resembles_postgresql(element, compiler, **kw):
-    operator = "<%%" if compiler.dialect.paramstyle in ("format", "pyformat") else "<%"  # psycopg's % escaped
-    return f"({compiler.process(element.text, **kw)} {operator} {compiler.process(element.column, **kw)})"
+    percent = "%%" if compiler.dialect.paramstyle in ("format", "pyformat") else "%"  # psycopg's % escaped
+    text, column = compiler.process(element.text, **kw), compiler.process(element.column, **kw)
+    if element.several_words:
+        return f"({column} {percent} {text})"
+    return f"({text} <{percent} {column})"
 
 
 @compiles(_Resembles)
@@ -118,20 +165,21 @@ class _OwnerAmong(ColumnElement):
     """`owner_id = ANY(ARRAY(subquery))` on PostgreSQL (an index condition); `IN (subquery)` elsewhere."""
     type = Boolean()
     inherit_cache = True
-    _traverse_internals = [("subquery", InternalTraversal.dp_clauseelement)]
+    _traverse_internals = [("column", InternalTraversal.dp_clauseelement), ("subquery", InternalTraversal.dp_clauseelement)]
 
-    def __init__(self, subquery):
+    def __init__(self, column, subquery):
+        self.column = column
         self.subquery = subquery
 
 
 @compiles(_OwnerAmong, "postgresql")
 def _owner_among_postgresql(element, compiler, **kw):
-    return f"({compiler.process(Document.owner_id, **kw)} = ANY(ARRAY{compiler.process(element.subquery, **kw)}))"
+    return f"({compiler.process(element.column, **kw)} = ANY(ARRAY{compiler.process(element.subquery, **kw)}))"
 
 
 @compiles(_OwnerAmong)
 def _owner_among_elsewhere(element, compiler, **kw):
-    return compiler.process(Document.owner_id.in_(element.subquery), **kw)
+    return compiler.process(element.column.in_(element.subquery), **kw)
 
 
 def dashboard_documents(query, args):

@@ -1,4 +1,5 @@
-"""search finds documents by file name and by their client's name, misspelt too
+"""search finds documents by file name and by their client's name, misspelt too; indexes for the
+dashboard's status-and-type filter and its case and client pickers at ten million documents
 
 Revision ID: d7a41c9e0b53
 Revises: b8e0c4f1a2d3
@@ -16,6 +17,10 @@ depends_on = None
 
 
 def upgrade():
+    op.create_index("ix_documents_brokerage_status_type_created", "documents",
+                    ["brokerage_id", "status", "document_type", "created_at", "id"])
+    op.create_index("ix_users_brokerage_role_id", "users", ["brokerage_id", "role", "id"])
+    op.create_index("ix_workspaces_brokerage_id_id", "workspaces", ["brokerage_id", "id"])
     if op.get_bind().dialect.name == "postgresql":
         # Any part of a file name ("%rechnung_makler%"), and a client's name by any part of it or
         # by a word that resembles it (pg_trgm's <%): trigram indexes, as for titles.
@@ -28,3 +33,6 @@ def downgrade():
     if op.get_bind().dialect.name == "postgresql":
         op.execute("DROP INDEX IF EXISTS ix_users_name_trgm")
         op.execute("DROP INDEX IF EXISTS ix_documents_filename_trgm")
+    op.drop_index("ix_workspaces_brokerage_id_id", "workspaces")
+    op.drop_index("ix_users_brokerage_role_id", "users")
+    op.drop_index("ix_documents_brokerage_status_type_created", "documents")
