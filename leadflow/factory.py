@@ -31,7 +31,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
         _offset_clock(app.config["CLOCK_OFFSET_SECONDS"])
 
     db.init_app(app)
-    _set_resemblance_thresholds(app)
+    _set_resemblance_threshold(app)
     migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"), include_object=_tracked_by_models)
     sock.init_app(app)
     csrf.init_app(app)
@@ -87,25 +87,25 @@ def only_routes_have_limits(manager) -> bool:
     return not (manager._default_limits or manager._application_limits or manager._blueprint_limits)
 
 
-# How alike a client's name and a search must be to count as a misspelling of it (pg_trgm: the share
-# of trigrams in common). At its default 0.3, "Jonas Andersen" finds every Andersen and every Jonas;
-# at 0.5 it finds "Jonas Andresen" and not "Sofia Andersen" (services/views.search_condition).
-RESEMBLANCE_THRESHOLD = 0.5
+# How alike a word of a search and a word of a client's name must be to count as a misspelling
+# (pg_trgm's word similarity: the share of the search word's trigrams found; services/views.resembles).
+# Two letters swapped in the middle of a word keep few: "Andresen" 0.38 of "Andersen", "Duobis" 0.29
+# of "Dubois"; pg_trgm's default is 0.6. Each word of the search must resemble one of the name, so a
+# low threshold per word still finds Jonas Andersen for "Jonas Andresen" and not Sofia Andersen.
+RESEMBLANCE_THRESHOLD = 0.25
 
 
-def _set_resemblance_thresholds(app: Flask) -> None:
-    """Set pg_trgm's thresholds on each new PostgreSQL connection: the trigram index reads them,
-    so a stricter threshold also means fewer names read."""
+def _set_resemblance_threshold(app: Flask) -> None:
+    """Set pg_trgm's threshold on each new PostgreSQL connection (the trigram index reads it)."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         return
     from sqlalchemy import event
 
     with app.app_context():
         @event.listens_for(db.engine, "connect")
-        def _thresholds(dbapi_connection, record):
+        def _threshold(dbapi_connection, record):
             with dbapi_connection.cursor() as cursor:
-                for name in ("similarity_threshold", "word_similarity_threshold"):
-                    cursor.execute(f"SET pg_trgm.{name} = {RESEMBLANCE_THRESHOLD}")
+                cursor.execute(f"SET pg_trgm.word_similarity_threshold = {RESEMBLANCE_THRESHOLD}")
             dbapi_connection.commit()
 
 

@@ -12,7 +12,7 @@ page re-fetches whenever its socket (re)opens.
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import Boolean, String, bindparam, func, or_, select, tuple_
+from sqlalchemy import Boolean, String, and_, bindparam, func, or_, select, tuple_
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.expression import ColumnElement
@@ -125,7 +125,7 @@ def search_condition(q: str, documents=Document, walking: bool = False):
     a letter or digit in it (nearly every file name holds an underscore or a dot)."""
     pattern = f"%{escape_like(q)}%"
     named = select(User.id).where(User.role == Role.CLIENT.value,
-                                  or_(User.name.ilike(pattern, escape="\\"), _Resembles(q, User.name)))
+                                  or_(User.name.ilike(pattern, escape="\\"), resembles(q, User.name)))
     columns = [documents.title, documents.filename] if any(c.isalnum() for c in q) else [documents.title]
     if walking:
         lowered = func.lower(pattern)
@@ -135,29 +135,30 @@ def search_condition(q: str, documents=Document, walking: bool = False):
                _OwnerAmong(documents.owner_id, named.scalar_subquery()))
 
 
+def resembles(q: str, name):
+    """On PostgreSQL, a name resembles the search when each word of the search resembles a word
+    of the name (pg_trgm's word similarity, `word <% name`, at factory.RESEMBLANCE_THRESHOLD):
+    "Jonas Andresen" finds Jonas Andersen and not Sofia Andersen, "Kowalksi" finds Tomasz
+    Kowalski. Word by word, not the whole name at once: the index then intersects one short list
+    of names per word, where a whole-name similarity reads every Andersen to find one Jonas."""
+    return and_(*[_Resembles(word, name) for word in q.split()])
+
+
 class _Resembles(ColumnElement):
-    """On PostgreSQL, a name resembles a search of several words when the two share enough
-    trigrams (`column % text`), and a one-word search when some part of the name does (`text <%
-    column`): "Jonas Andresen" finds Jonas Andersen, "Kowalksi" finds Tomasz Kowalski; the
-    thresholds are set per connection (factory.RESEMBLANCE_THRESHOLD). Never elsewhere."""
+    """`word <% column` on PostgreSQL; never elsewhere."""
     type = Boolean()
     inherit_cache = True
-    _traverse_internals = [("text", InternalTraversal.dp_clauseelement), ("column", InternalTraversal.dp_clauseelement),
-                           ("several_words", InternalTraversal.dp_boolean)]  # part of the cache key: another operator
+    _traverse_internals = [("text", InternalTraversal.dp_clauseelement), ("column", InternalTraversal.dp_clauseelement)]
 
     def __init__(self, text: str, column):
         self.text = bindparam("resembles", text, unique=True, type_=String())
         self.column = column
-        self.several_words = " " in text
 
 
 @compiles(_Resembles, "postgresql")
 def _resembles_postgresql(element, compiler, **kw):
     percent = "%%" if compiler.dialect.paramstyle in ("format", "pyformat") else "%"  # psycopg's % escaped
-    text, column = compiler.process(element.text, **kw), compiler.process(element.column, **kw)
-    if element.several_words:
-        return f"({column} {percent} {text})"
-    return f"({text} <{percent} {column})"
+    return f"({compiler.process(element.text, **kw)} <{percent} {compiler.process(element.column, **kw)})"
 
 
 @compiles(_Resembles)
