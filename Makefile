@@ -83,7 +83,7 @@ bench-callbacks: $(VENV)/.dev services
 # The dashboard of the largest of 1,000 brokerages (a fifth of the documents): first page, every filter,
 # searches and counts, p50/p95 server time inside the app. Seeds a PostgreSQL database of its own per
 # size once (kept; --fresh starts over). DASHBOARD_ARGS="--documents 10000000" for the full scale
-# (about ... to seed), "--documents 1000000" for a quicker one.
+# (15 minutes to seed here, 10 GB), "--documents 1000000" for a quicker one (half a minute).
 .PHONY: bench-dashboard
 bench-dashboard: $(VENV)/.runtime services
 	$(PY) -m bench.dashboard $(DASHBOARD_ARGS)

@@ -67,6 +67,8 @@ def main(argv=None) -> int:
     print("-" * len(header))
     slow = 0
     for name, path in cases:
+        if args.pages not in name:
+            continue
         rows, median, p95, worst = measure(client, path, args.runs)
         with app.app_context():
             query_ms = measure_query(advisor_id, path, args.runs)
@@ -87,6 +89,7 @@ def parse_args(argv):
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--fresh", action="store_true", help="drop the bench database and seed again")
     parser.add_argument("--verbose", action="store_true", help="print each page's URL")
+    parser.add_argument("--pages", default="", help="time only the pages whose name holds this, e.g. search")
     return parser.parse_args(argv)
 
 
