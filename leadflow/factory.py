@@ -31,6 +31,7 @@ def create_app(overrides: dict | None = None, *, listen: bool = True) -> Flask:
         _offset_clock(app.config["CLOCK_OFFSET_SECONDS"])
 
     db.init_app(app)
+    _set_resemblance_threshold(app)
     migrate.init_app(app, db, directory=str(config_module.ROOT / "migrations"), include_object=_tracked_by_models)
     sock.init_app(app)
     csrf.init_app(app)
@@ -86,8 +87,30 @@ def only_routes_have_limits(manager) -> bool:
     return not (manager._default_limits or manager._application_limits or manager._blueprint_limits)
 
 
-# Made by a migration on PostgreSQL only (a pg_trgm index); not part of the models' metadata.
-_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm"}
+# How alike a word of a search and a word of a client's name must be to count as a misspelling
+# (pg_trgm's word similarity: the share of the search word's trigrams found; services/views.resembles).
+# Two letters swapped in the middle of a word keep few: "Andresen" 0.38 of "Andersen", "Duobis" 0.29
+# of "Dubois"; pg_trgm's default is 0.6. Each word of the search must resemble one of the name, so a
+# low threshold per word still finds Jonas Andersen for "Jonas Andresen" and not Sofia Andersen.
+RESEMBLANCE_THRESHOLD = 0.25
+
+
+def _set_resemblance_threshold(app: Flask) -> None:
+    """Set pg_trgm's threshold on each new PostgreSQL connection (the trigram index reads it)."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        return
+    from sqlalchemy import event
+
+    with app.app_context():
+        @event.listens_for(db.engine, "connect")
+        def _threshold(dbapi_connection, record):
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET pg_trgm.word_similarity_threshold = {RESEMBLANCE_THRESHOLD}")
+            dbapi_connection.commit()
+
+
+# Made by migrations on PostgreSQL only (pg_trgm indexes); not part of the models' metadata.
+_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm"}
 
 
 def _tracked_by_models(obj, name, type_, reflected, compare_to) -> bool:

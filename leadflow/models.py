@@ -47,6 +47,8 @@ class User(UserMixin, db.Model):
         CheckConstraint("role in ('client', 'advisor', 'brokerage_admin', 'platform_admin')", name="role"),
         # Everyone but a platform admin belongs to exactly one brokerage.
         CheckConstraint("role = 'platform_admin' or brokerage_id is not null", name="brokerage_member"),
+        # The dashboard's client picker: a brokerage's newest clients, without reading them all.
+        Index("ix_users_brokerage_role_id", "brokerage_id", "role", "id"),
     )
 
     def set_password(self, password: str) -> None:
@@ -87,6 +89,9 @@ class Workspace(db.Model):
     closed_at = db.Column(db.DateTime, index=True)
     # When the loan is to be paid out (the advisor sets it): identity papers must be valid past it.
     planned_payout_date = db.Column(db.Date)
+
+    # The dashboard's case picker: a brokerage's newest cases, without reading them all.
+    __table_args__ = (Index("ix_workspaces_brokerage_id_id", "brokerage_id", "id"),)
 
 
 class Applicant(db.Model):
@@ -160,6 +165,9 @@ class Document(db.Model):
         Index("ix_documents_brokerage_created", "brokerage_id", "created_at", "id"),
         Index("ix_documents_brokerage_status_created", "brokerage_id", "status", "created_at", "id"),
         Index("ix_documents_brokerage_type_created", "brokerage_id", "document_type", "created_at", "id"),
+        # Status and type together: one range of one index, however rare the pair.
+        Index("ix_documents_brokerage_status_type_created", "brokerage_id", "status", "document_type", "created_at",
+              "id"),
         Index("ix_documents_workspace_created", "workspace_id", "created_at", "id"),
         Index("ix_documents_owner_created", "owner_id", "created_at", "id"),
     )

@@ -115,6 +115,54 @@ def test_search_reads_the_text_literally_and_ignores_case(app, world, seeded):
     assert walk(advisor, "/dashboard?q=_") == []
 
 
+def _names_and_files(app, world):
+    """Brokerage a's documents newest first as (id, title, file name, client's name)."""
+    from leadflow.extensions import db
+    from leadflow.models import Document, User
+    with app.app_context():
+        rows = db.session.execute(db.select(Document.id, Document.title, Document.filename, User.name)
+                                  .join(User, User.id == Document.owner_id)
+                                  .where(Document.brokerage_id == world.brokerage_a)
+                                  .order_by(Document.created_at.desc(), Document.id.desc())).all()
+        db.session.remove()
+    return rows
+
+
+def test_search_finds_a_file_name_and_a_clients_name_misspelt_too(app, world, seeded):
+    advisor = signed_in(app, world.advisor_a)
+    rows = _names_and_files(app, world)
+    # A seeded client ("First Last") with a surname long enough to survive a slip of the keys: in
+    # a three-letter name two letters swapped leave no trigram of it.
+    name = next(r.name for r in rows[len(rows) // 2:] if len(r.name.split(" ", 1)[1]) >= 6)
+    first, last = name.split(" ", 1)
+    i = len(last) // 2
+    misspelt = f"{first} {last[:i - 1]}{last[i]}{last[i - 1]}{last[i + 1:]}"   # two letters swapped
+    theirs = [r.id for r in rows if r.name == name]
+    assert theirs and misspelt != name
+    assert walk(advisor, f"/dashboard?q={name}") == theirs
+    assert walk(advisor, f"/dashboard?q={misspelt}") == theirs
+    # A file name: the seed's file names are the titles in lower case with underscores.
+    filename = rows[7].filename
+    assert walk(advisor, f"/dashboard?q={filename.upper()}") == [
+        r.id for r in rows if filename in r.filename.lower() or filename in r.title.lower()]
+
+
+@pytest.mark.parametrize("q", ["payslip", "kontoauszug", "Tied payslip", "zzz-nothing"])
+def test_a_search_shows_the_same_rows_from_the_newest_documents_as_from_the_indexes(app, world, seeded, q,
+                                                                                       monkeypatch):
+    """views._newest_matches reads the newest SEARCH_WINDOW rows first; with a window that holds
+    every document, a window of a few rows (then the trigram indexes) must show the same."""
+    from leadflow.services import views
+    advisor = signed_in(app, world.advisor_a)
+    everything = walk(advisor, f"/dashboard?q={q}")
+    monkeypatch.setattr(views, "SEARCH_WINDOW", 3)
+    assert walk(advisor, f"/dashboard?q={q}") == everything
+    if q == "zzz-nothing":
+        assert everything == []
+    else:
+        assert everything
+
+
 def test_documents_that_arrive_between_pages_cause_neither_duplicates_nor_gaps(app, world, seeded):
     advisor = signed_in(app, world.advisor_a)
     first = advisor.get("/dashboard").get_data(as_text=True)
