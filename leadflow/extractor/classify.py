@@ -4,6 +4,7 @@ import math
 import re
 
 from leadflow.extractor.mrz import zone_piece
+from leadflow.extractor.normalise import fold_pattern, for_classifying
 
 UNKNOWN = "unknown"
 DOCUMENT_TYPES = ("payslip", "bank_statement", "tax_assessment", "wage_tax_certificate",
@@ -15,7 +16,8 @@ SCALE = 4.0  # score at which confidence reaches about 0.63 before the margin is
 
 # (pattern, weight). A title word weighs 4: alone, in the head, it just clears the threshold.
 # Supporting words weigh less; each pattern counts once, wherever and however often it occurs.
-# Umlauts and ß also match their spelt-out and OCR-dropped forms (see _fold): write them as printed.
+# Umlauts and ß also match their spelt-out and OCR-dropped forms (normalise.fold_pattern): write them as printed.
+# The text is normalised first (normalise.for_classifying): spaced titles joined, hyphenated words whole.
 KEYWORDS: dict[str, list[tuple[str, float]]] = {
     "payslip": [
         (r"gehaltsabrechnung|entgeltabrechnung|verdienstabrechnung|lohnabrechnung|bezügeabrechnung", 4),
@@ -167,15 +169,9 @@ CARD_WORDS = [
 ]
 
 
-def _fold(pattern: str) -> str:
-    """Let a printed umlaut also match its spelt-out form and OCR's dropped dots ("Rueckgeld", "Ruckgeld")."""
-    for letter, plain in (("ä", "a"), ("ö", "o"), ("ü", "u")):
-        pattern = pattern.replace(letter, f"(?:{letter}|{plain}e|{plain})")
-    return pattern.replace("ß", "(?:ß|ss)")
-
-
-COMPILED = {kind: [(re.compile(_fold(p), re.IGNORECASE), w) for p, w in pats] for kind, pats in KEYWORDS.items()}
-CARD_COMPILED = [(re.compile(_fold(p), re.IGNORECASE), w) for p, w in CARD_WORDS]
+# Umlauts match their spelt-out and OCR-dropped forms ("Rueckgeld", "Ruckgeld") and back: normalise.fold_pattern.
+COMPILED = {kind: [(re.compile(fold_pattern(p), re.IGNORECASE), w) for p, w in pats] for kind, pats in KEYWORDS.items()}
+CARD_COMPILED = [(re.compile(fold_pattern(p), re.IGNORECASE), w) for p, w in CARD_WORDS]
 
 # An ICAO 9303 machine-readable zone: 30, 36 or 44 characters of A-Z, 0-9 and filler '<'.
 MRZ_LINE = re.compile(r"^[A-Z0-9<]{28,46}$")
@@ -241,6 +237,7 @@ def confidence_of(best: float, second: float) -> float:
 
 
 def score(text: str) -> dict[str, float]:
+    text = for_classifying(text)
     head = text[:HEAD_CHARS]
     scores = {kind: 0.0 for kind in DOCUMENT_TYPES}
     for kind, patterns in COMPILED.items():

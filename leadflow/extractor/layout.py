@@ -121,11 +121,56 @@ def group_lines(words: Iterable[Word]) -> list[Line]:
                 band.append(word)
             else:
                 bands.append([word])
-        rows = [sorted(band, key=lambda w: w.x0) for band in bands]
+        rows = [_spaced_joined(sorted(band, key=lambda w: w.x0)) for band in bands]
         space = _word_space(rows)
         for ordered in rows:
             out.append(Line(page=page, words=ordered, segments=_segments(ordered, space)))
     return out
+
+
+def _spaced_joined(words: list[Word]) -> list[Word]:
+    """A title set in spaced letters ("V E R D I E N S T A B R E C H N U N G") as the words it spells:
+    a run of four or more one-letter words (or a year's four digits) set at an even pitch, closer than
+    a line's height, is one word. The text's own normalisation does the same (normalise.despace)."""
+    if not any(len(w.text) == 1 for w in words):
+        return words
+    out: list[Word] = []
+    run: list[Word] = []
+
+    def flush() -> None:
+        letters = sum(w.text.isalpha() for w in run)
+        if len(run) >= SPACED_RUN and (letters == len(run) or (letters == 0 and len(run) == 4)):
+            out.append(Word("".join(w.text for w in run), run[0].x0, min(w.y0 for w in run), run[-1].x1,
+                            max(w.y1 for w in run), run[0].page, min(w.conf for w in run)))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for word in words:
+        single = len(word.text) == 1 and word.text.isalnum()
+        if single and run and _same_pitch(run, word) and word.text.isalpha() == run[-1].text.isalpha():
+            run.append(word)
+            continue
+        flush()
+        (run if single else out).append(word)
+    flush()
+    return out
+
+
+SPACED_RUN = 4
+
+
+def _same_pitch(run: list[Word], word: Word) -> bool:
+    gap = word.x0 - run[-1].x1
+    if gap < 0 or gap > SPACED_PITCH * word.height:
+        return False
+    if len(run) < 2:
+        return True
+    first = run[1].x0 - run[0].x1
+    return gap <= 1.5 * first + 0.1 * word.height
+
+
+SPACED_PITCH = 0.9  # a spaced letter's gap, in heights; a word's gap in a spaced title is wider
 
 
 def _word_space(rows: list[list[Word]]) -> float:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from leadflow.extractor.layout import Found, Layout
+from leadflow.extractor.normalise import fold_pattern
 
 # How sure a value is, by how it was found (the layout's relations carry their own, 0.8-0.95).
 FLAT_LABEL = 0.85  # the flat-text reader found it right after a label
@@ -137,14 +138,17 @@ def plain(fields: dict, names: Iterable[str], confidence: float) -> FieldsRead:
 
 def lexicon(*labels: str) -> re.Pattern:
     """One pattern for a field's label variants. Spaces in a variant also match hyphens, line
-    breaks or nothing ("Gesamt brutto", "Gesamt-Brutto", "Gesamtbrutto")."""
+    breaks or nothing ("Gesamt brutto", "Gesamt-Brutto", "Gesamtbrutto"); umlauts also their
+    spelt-out and dotless forms, and spelt-out ones the umlaut (normalise.fold_pattern)."""
     parts = []
     for label in labels:
         parts.append(label.replace(" ", r"[\s\-]?") if not label.startswith("re:") else label[3:])
+    # Only labels of five letters or more: a short one ("net", "ust") hides inside too many words.
+    long_parts = [fold_pattern(part) for part in parts if len(re.sub(r"[^a-zäöüß]", "", part.lower())) >= 5]
+    # Compared in normal form: umlauts in any spelling ("UEBERWEISUNGSBETRAG"), any case.
+    parts = [fold_pattern(part) for part in parts]
     alternatives = "|".join(parts)
     pattern = re.compile(r"(?<![\w\-.])(?:" + alternatives + r")(?![\w])", re.IGNORECASE)
-    # Only labels of five letters or more: a short one ("net", "ust") hides inside too many words.
-    long_parts = [part for part in parts if len(re.sub(r"[^a-zäöüß]", "", part.lower())) >= 5]
     if long_parts:
         LOOSE[pattern] = re.compile("(?:" + "|".join(long_parts) + ")", re.IGNORECASE)
     misread = [_misread(label) for label in labels

@@ -7,6 +7,8 @@ from decimal import Decimal, InvalidOperation
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
+from leadflow.extractor.normalise import repair_numbers
+
 # 1.234,56  1234,56  -854,50  854,50-  + 2.780,70  1,234.56  1234.56  (the sign may stand apart)
 AMOUNT = re.compile(
     r"(?<![\w.,/:])([-+−]\s{0,3})?(\d{1,3}(?:[.,’' ]\d{3})+|\d+)([.,]\d{2})(?![\d/]|[.,]\d|\s?%)(-(?![ \t]*[\d-]))?")
@@ -73,7 +75,9 @@ def euros(raw: str) -> str | None:
 def _ocr_repaired(raw: str) -> str:
     """Amounts as OCR garbles them, where no printed style could mean anything else:
     "20::693,52" and "20:693,52" (a dot read as colons), "508 ,59" (a space before the cents),
-    "1,286,91" (a thousands dot read as a comma)."""
+    "1,286,91" (a thousands dot read as a comma); letters inside a figure ("1.2O4,5O") and a currency
+    glued to it ("EUR1.234,56"): normalise.repair_numbers."""
+    raw = repair_numbers(raw)
     raw = re.sub(r"(?<=\d)[:;]{1,2}(?=\d{3}[.,]\d{2}(?!\d))", ".", raw)
     raw = re.sub(r"(?<=\d) (?=[.,]\d{2}(?![\d.,]))", "", raw)
     return re.sub(r"(?<![\d.,])(\d{1,3}),(\d{3}),(\d{2})(?![\d.,])", r"\1.\2,\3", raw)
