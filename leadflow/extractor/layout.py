@@ -27,6 +27,7 @@ BELOW_LABEL = 0.9
 UNDER_HEADER = 0.85
 NEXT_LINE = 0.8
 WRAPPED_LABEL = 0.88
+CONTINUED = 0.82  # a value broken across a line's end
 # The second line of a wrapped label: lower-case words or a form's cross-reference ("ohne 9. und 10.",
 # "von 3.", "a) zur gesetzlichen ...", "(nur bei ...)").
 WRAPPED_TAIL = re.compile(r"^(?:[a-zäöüß]|\(|[a-z]\))")
@@ -100,7 +101,7 @@ class Found:
     """A value found for a label: the parsed value, how it stood to the label, and where."""
     value: object
     label: str
-    relation: str  # right, right-column, wrapped, below, under-header, next-line
+    relation: str  # right, right-column, continued, wrapped, below, under-header, next-line
     confidence: float
     page: int
     raw: str
@@ -299,8 +300,16 @@ class Layout:
             if is_label and is_label(neighbour.text):
                 break
             value = parse(_lead_in(neighbour.text))
+            if value is not None and _figure(value) and labelled_cell(neighbour.text):
+                # The next column's own label with its figure ("KV-Beitrag 120,00" beside a label whose
+                # figure is missing): two columns of deductions side by side, not this label's value.
+                break
             if value is not None:
                 return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
+        if rest and si == len(line.segments) - 1:
+            hit = self._continued(li, label_text, rest, parse)
+            if hit is not None:
+                return hit
         hit = self._wrapped(li, si, label_text, parse, is_label)
         if hit is not None:
             return hit
@@ -321,6 +330,21 @@ class Layout:
                     if value is not None:
                         return Found(value, label_text, "next-line", NEXT_LINE, line.page, first_segment.text)
         return None
+
+    def _continued(self, li, label_text, rest, parse) -> Found | None:
+        """A value broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026"): what follows the
+        label, read together with the next line's first cell when it stands close below."""
+        line = self.lines[li]
+        if li + 1 >= len(self.lines):
+            return None
+        nxt = self.lines[li + 1]
+        if nxt.page != line.page or nxt.y0 - line.y1 > line.height or not nxt.segments:
+            return None
+        joined = f"{rest} {nxt.segments[0].text}"
+        value = parse(joined)
+        if value is None or parse(nxt.segments[0].text) == value:
+            return None  # the next line's cell alone is the value: not a continuation
+        return Found(value, label_text, "continued", CONTINUED, line.page, joined)
 
     def _wrapped(self, li, si, label_text, parse, is_label) -> Found | None:
         """A long label wrapped onto a second line, its value at the end of that line (a form's
@@ -430,6 +454,23 @@ def cell_in_column(row: Line, span: tuple[float, float, float], reach: float) ->
     cells = [(min(c.x1, x1 + pad) - max(c.x0, x0 - pad), c) for c in row.segments[1:]]
     overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
     return cell if cell is not None and overlap > 0 else None
+
+
+def _figure(value) -> bool:
+    return isinstance(value, str) and FIGURE.fullmatch(value) is not None
+
+
+FIGURE = re.compile(r"-?\d+\.\d{2}")
+# A word before a figure that is no label: a currency, a sign, a unit of a rate.
+NOT_A_LABEL = re.compile(r"^(?:eur|euro|usd|chf|gbp|ca|rd|zzgl|abzgl|minus|plus|soll|haben|cr|dr)\.?$", re.IGNORECASE)
+
+
+def labelled_cell(text: str) -> bool:
+    """Whether a cell holds a label of its own before its figure ("KV-Beitrag 120,00", "Kirchensteuer
+    8 % 23,10"): a word of three letters or more, not a currency, before the first digit."""
+    head = re.split(r"[-+−]?\s?[€$£]?\s?\d", text.strip(), maxsplit=1)[0]
+    return any(len(re.sub(r"[^\w]", "", word)) >= 3 and not NOT_A_LABEL.match(word.strip(" :|.()"))
+               and re.search(r"[^\W\d_]{3}", word) for word in head.split())
 
 
 def _lead_in(text: str) -> str:

@@ -51,6 +51,7 @@ BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|
 # "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it ("Beziige").
 SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bez(?:ü|u|ii)e?ge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
 BOOKING = re.compile(r"^\d{2}\.\d{2}\.(?:\d{2,4})?\s")
+WRAPPED_RANGE = re.compile(r"(\d{4}\s*(?:-|–|bis|to))[ \t]*\n[ \t]*(?=\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
 FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
 
 # The bookings table: a line that starts with a date, and the column headers that say what an amount is.
@@ -68,8 +69,34 @@ AMOUNT_HEADER = re.compile(r"^(?:betrag|umsatz|amount|wert|betrag eur|betrag in 
 VALUE_DATE_HEADER = re.compile(r"^wert\b", re.IGNORECASE)  # an amount's head, or the value date's ("Wert")
 BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
 
+def _bookings_inside(start: str, end: str, rows: list[dict]) -> bool:
+    """Whether the bookings' dates lie inside the period (a few days' slack: value dates, a booking
+    on the next working day)."""
+    days = [row["date"] for row in rows if row.get("date")]
+    if len(days) < MIN_DATED_BOOKINGS:
+        return True
+    low = (date.fromisoformat(start) - timedelta(days=SLACK_DAYS)).isoformat()
+    high = (date.fromisoformat(end) + timedelta(days=SLACK_DAYS)).isoformat()
+    return sum(low <= day <= high for day in days) >= INSIDE_SHARE * len(days)
+
+
+def _bookings_add_up(opening: str, rows: list[dict], closing: str) -> bool:
+    """The opening balance and every booking make the closing balance, to the cent."""
+    moved = sum(Decimal(row["amount"]) for row in rows)
+    return abs(Decimal(opening) + moved - Decimal(closing)) < Decimal("0.01")
+
+
+MIN_DATED_BOOKINGS = 2
+SLACK_DAYS = 4
+INSIDE_SHARE = 0.8
+
 CHECKS = (
     Check(("period_start", "period_end"), lambda start, end: start < end),
+    # The header's period is chosen among its readings by the bookings' dates ("Nr. 5/2026" read as
+    # May beside October's bookings is no period); the bookings may be read incompletely, so a
+    # failure lowers nothing.
+    Check(("period_start", "period_end", "bookings"), _bookings_inside, lowers=False),
+    Check(("opening_balance", "bookings", "closing_balance"), _bookings_add_up, lowers=False),
 )
 DAY_GROUPS = 0.8  # bookings read under their day's heading
 
@@ -92,7 +119,8 @@ def parse(reading) -> FieldsRead:
         f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
     for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():
         _offer_period(f, *hit.value, hit.confidence, hit.label, hit.page)
-    m = FLAT_PERIOD.search(text)
+    # A period broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026") read as one line.
+    m = FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", text))
     if m:
         _offer_period(f, p.iso_date(m.group(1)), p.iso_date(m.group(2)), FLAT_LABEL)
     _offer_period(f, *_unlabelled_range(text), STRUCTURE)
@@ -134,8 +162,31 @@ def parse(reading) -> FieldsRead:
     else:
         f.offer("salary_credits", salary_credits(text), GUESS + 0.1)
     f.offer("bookings", lines or grouped, 0.9 if columns else DAY_GROUPS if grouped else 0.75, "bookings table")
-    f.offer("bookings", bookings.in_text(text) or None, GUESS + 0.1)
+    flat_bookings = bookings.in_text(text) or None
+    f.offer("bookings", flat_bookings, GUESS + 0.1)
+    # The bookings' own dates bound the period when the header's reading is unsure or wrong: a
+    # candidate the cross-check may choose (CHECKS), weaker than any printed period.
+    start, end = period_of_bookings(lines or grouped or flat_bookings or [])
+    f.offer("period_start", start, BOOKINGS_PERIOD, "bookings' dates")
+    f.offer("period_end", end, BOOKINGS_PERIOD, "bookings' dates")
     return f.resolve(CHECKS)
+
+
+def period_of_bookings(rows: list[dict]) -> tuple[str | None, str | None]:
+    """The period the bookings' dates span: their calendar month when all fall in one, else from the
+    first date to the last when that is a statement's length; (None, None) otherwise."""
+    days = sorted(row["date"] for row in rows if row.get("date"))
+    if len(days) < MIN_DATED_BOOKINGS:
+        return None, None
+    first, last = days[0], days[-1]
+    if first[:7] == last[:7]:
+        return _month_bounds(first[:7])
+    if (date.fromisoformat(last) - date.fromisoformat(first)).days <= PERIOD_DAYS[1]:
+        return first, last
+    return None, None
+
+
+BOOKINGS_PERIOD = GUESS  # weaker than a printed period; a cross-check may still choose it
 
 
 def salary_credits_in_layout(layout: Layout, columns: dict[str, float]) -> tuple[list[str] | None, float]:
@@ -365,8 +416,12 @@ def _dated_amount(raw: str) -> str | None:
 
 
 def _statement_month(raw: str) -> str | None:
-    # "Kontoauszug Nr. 8/2026" counts statements, not months.
-    return None if re.match(r"\s*(?:nr|no|nummer|number)\b", raw, re.IGNORECASE) else p.month_period(raw)
+    # "Kontoauszug Nr. 8/2026", "Auszug-Nr. 8/2026", "Statement # 8/2026" count statements, not months.
+    return None if STATEMENT_NUMBER.match(raw) else p.month_period(raw)
+
+
+STATEMENT_NUMBER = re.compile(r"[\s\-:|.]*(?:nr|no|nummer|number|#|blatt|sheet|seite|page)\b|[\s\-:|.]*#",
+                              re.IGNORECASE)
 
 
 def _month_bounds(month: str) -> tuple[str, str]:

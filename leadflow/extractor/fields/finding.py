@@ -31,9 +31,13 @@ class Candidate:
 
 @dataclass
 class Check:
-    """A rule over chosen values that genuine documents obey (net below gross ...)."""
+    """A rule over chosen values that genuine documents obey (net below gross ...). Among each field's
+    best candidates, the combination that obeys it is chosen. When none does, the values stay and,
+    unless `lowers` is false, their confidence falls: a rule whose inputs may be incomplete (a
+    statement's bookings, a total of deductions) chooses, but its failure says nothing."""
     names: tuple[str, ...]
     holds: Callable[..., bool]
+    lowers: bool = True
 
 
 @dataclass
@@ -107,6 +111,8 @@ class Findings:
                 passing = [combo for combo in itertools.product(*alternatives)
                            if _holds(check, dict(zip(check.names, combo)))]
                 if not passing:
+                    if not check.lowers:
+                        continue
                     for n in check.names:
                         chosen[n] = Candidate(chosen[n].value, min(chosen[n].confidence, FAILED_CHECK),
                                               chosen[n].label, chosen[n].page)

@@ -4,6 +4,7 @@ import re
 from datetime import date
 from decimal import Decimal
 
+from leadflow.extractor.fields import deductions as d
 from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, MISREAD, STRUCTURE, UNLABELLED, Check, FieldsRead,
                                                Findings, label_test, lexicon)
@@ -90,6 +91,10 @@ MONTH_COLUMN = 0.96  # a figure in the month's column, in the row of its label
 
 CHECKS = (
     Check(("net", "gross"), lambda net, gross: Decimal(net) < Decimal(gross)),
+    # The slip's own arithmetic chooses among the readings; its sums may miss a term, so a failure
+    # lowers nothing.
+    Check(("gross", d.DEDUCTIONS, "net"), d.gross_less_deductions, lowers=False),
+    Check(("net", d.NET_DEDUCTIONS, "payout"), d.net_less_deductions, lowers=False),
     # The payout is the net pay less or plus a few net items (a company car, a travel allowance).
     Check(("payout", "net"), lambda payout, net: Decimal("0.3") * Decimal(net) <= Decimal(payout)
           <= Decimal("1.3") * Decimal(net)),
@@ -98,7 +103,7 @@ CHECKS = (
 
 def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
-    f = Findings(SCHEMAS)
+    f = Findings([*SCHEMAS, d.DEDUCTIONS, d.NET_DEDUCTIONS])
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)
     # The layout's lines first: OCR's text may break a small-print line apart.
@@ -133,6 +138,8 @@ def parse(reading) -> FieldsRead:
             f.candidates[name] = [c for c in f.candidates[name] if c.value not in stale]
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
+    d.offer_sums(f, layout, IS_LABEL, NET, PAYOUT)
+    _worked_out(f)
     if not f.candidates["net"]:
         # Without deductions after net pay the payout is the net pay; a guess, so a person checks it.
         for option in f.options("payout")[:1]:
@@ -145,6 +152,25 @@ def parse(reading) -> FieldsRead:
             f.offer("payout", option.value, UNLABELLED if labelled else min(option.confidence, GUESS + 0.1),
                     "net pay", option.page)
     return f.resolve(CHECKS)
+
+
+def _worked_out(f: Findings) -> None:
+    """A figure the slip prints but that was not read, from two that were: gross from net pay and the
+    deductions, net pay from gross and the deductions, the payout from net pay and what is taken
+    after it. Weaker than a figure read, and only where none was."""
+    def best(name):
+        options = f.options(name)
+        return Decimal(options[0].value) if options else None
+
+    gross, net, taken = best("gross"), best("net"), best(d.DEDUCTIONS)
+    if gross is None and net is not None and taken:
+        f.offer("gross", f"{net + taken:.2f}", GUESS, "net pay and deductions")
+    if net is None and gross is not None and taken:
+        f.offer("net", f"{gross - taken:.2f}", GUESS, "gross pay less deductions")
+        net = gross - taken
+    after = best(d.NET_DEDUCTIONS)
+    if not f.candidates["payout"] and net is not None and after:
+        f.offer("payout", f"{net - after:.2f}", GUESS, "net pay less deductions after it")
 
 
 def _running_totals(layout) -> tuple[list[tuple[str, str, int]], set[str]]:
