@@ -67,6 +67,15 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"summe der einkünfte|gesamtbetrag der einkünfte", 1),
         (r"rechtsbehelfsbelehrung|einspruch", 1),
         (r"erstattungsbetrag|nachzahlung|\brefund\b", 0.5),
+        # A later page photographed alone has no title: its computation and its settlement say what
+        # it is (what was withheld from wages is set off, what remains is paid or refunded).
+        (r"steuerabzug vom (arbeits)?lohn|verbleibende (beträge|steuer|einkommensteuer)|anzurechnende (lohnsteuer|steuer)"
+         r"|abzüglich (lohnsteuer|vorauszahlungen|steuerabzug)|bereits (gezahlt|entrichtet|getilgt)"
+         r"|\btax deducted from (wages|salary)\b|\bremaining (amount|balance)\b|\bcredited taxes?\b", 2),
+        (r"einkünfte aus (nichtselbständiger|selbständiger|gewerbebetrieb|kapitalvermögen|vermietung)"
+         r"|\bincome from (employment|self-employment|capital|renting)\b", 1.5),
+        (r"werbungskosten|sonderausgaben|außergewöhnliche belastungen|vorsorgeaufwendungen|vorauszahlungen"
+         r"|\bincome-related expenses\b|\bspecial expenses\b|\bprepayments\b", 1),
     ],
     "wage_tax_certificate": [
         (r"lohnsteuerbescheinigung|\bwage tax certificate\b", 4),

@@ -296,14 +296,17 @@ class Layout:
             value = parse(rest)
             if value is not None:
                 return Found(value, label_text, "right", RIGHT_SAME_SEGMENT, line.page, rest)
+        passed_label = False
         for neighbour in line.segments[si + 1:si + 4]:
             if is_label and is_label(neighbour.text):
                 break
             value = parse(_lead_in(neighbour.text))
-            if value is not None and _figure(value) and labelled_cell(neighbour.text):
-                # The next column's own label with its figure ("KV-Beitrag 120,00" beside a label whose
-                # figure is missing): two columns of deductions side by side, not this label's value.
+            if value is not None and _figure(value) and (passed_label or labelled_cell(neighbour.text)):
+                # The next column's own label with its figure ("KV-Beitrag 120,00", or "KV-Beitrag" and
+                # "120,00" apart, beside a label whose figure is missing): two columns of deductions
+                # side by side, not this label's value.
                 break
+            passed_label = passed_label or (value is None and labelled_cell(neighbour.text + " 0"))
             if value is not None:
                 return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
         if rest and si == len(line.segments) - 1:

@@ -54,8 +54,19 @@ def repair_numbers(text: str) -> str:
 
 
 def for_classifying(text: str) -> str:
-    """The text as the classifier reads it: spaced titles joined, hyphenated words whole."""
+    """The text as the classifier reads it: spaced titles joined, hyphenated words whole. A title
+    spaced in two words ("V E R D I E N S T   A B R E C H N U N G") is also read as the one word
+    its parts make, beside them: German writes the compound as one."""
+    if " " in text and SPACED_LETTERS.search(text):
+        text = "\n".join(_with_compound(line) for line in text.split("\n"))
     return dehyphenate(despace(text))
+
+
+def _with_compound(line: str) -> str:
+    runs = SPACED_LETTERS.findall(line)
+    if len(runs) < 2:
+        return line
+    return f"{line}  {''.join(run.replace(' ', '') for run in runs)}"
 
 
 def fold(text: str) -> str:

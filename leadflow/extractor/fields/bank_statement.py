@@ -71,13 +71,16 @@ BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
 
 def _bookings_inside(start: str, end: str, rows: list[dict]) -> bool:
     """Whether the bookings' dates lie inside the period (a few days' slack: value dates, a booking
-    on the next working day)."""
-    days = [row["date"] for row in rows if row.get("date")]
+    on the next working day), and the period is theirs: it starts and ends near them (a start read
+    from one line and an end from another make no period that merely holds them)."""
+    days = sorted(row["date"] for row in rows if row.get("date"))
     if len(days) < MIN_DATED_BOOKINGS:
         return True
     low = (date.fromisoformat(start) - timedelta(days=SLACK_DAYS)).isoformat()
     high = (date.fromisoformat(end) + timedelta(days=SLACK_DAYS)).isoformat()
-    return sum(low <= day <= high for day in days) >= INSIDE_SHARE * len(days)
+    near = ((date.fromisoformat(days[0]) - date.fromisoformat(start)).days <= NEAR_DAYS
+            and (date.fromisoformat(end) - date.fromisoformat(days[-1])).days <= NEAR_DAYS)
+    return near and sum(low <= day <= high for day in days) >= INSIDE_SHARE * len(days)
 
 
 def _bookings_add_up(opening: str, rows: list[dict], closing: str) -> bool:
@@ -89,6 +92,7 @@ def _bookings_add_up(opening: str, rows: list[dict], closing: str) -> bool:
 MIN_DATED_BOOKINGS = 2
 SLACK_DAYS = 4
 INSIDE_SHARE = 0.8
+NEAR_DAYS = 40  # the first and last bookings stand this close to the period's ends
 
 CHECKS = (
     Check(("period_start", "period_end"), lambda start, end: start < end),

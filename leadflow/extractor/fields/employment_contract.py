@@ -17,6 +17,10 @@ SCHEMAS: dict[str, dict] = {
 
 EMPLOYER = re.compile(r"\b(?:zwischen|between)\W+(?:der|dem|the company)?\s*([^,\n(]+?)\s*[,(]", re.IGNORECASE)
 EMPLOYEE = re.compile(r"\b(?:und|and)\s+(?:\(\d\)\s*)?(?:Herrn?\s|Frau\s|Mr\.?\s|Mrs\.?\s|Ms\.?\s)?\s*([^,\n(]+?)\s*[,(]")
+SALUTED_PARTY = re.compile(r"\b(?:und|and)\s+(?:\(\d\)\s*)?(?:Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)[ \t]+([^\n,(;]+)",
+                           re.IGNORECASE)
+NAME_END = re.compile(r"\s(?:wohnhaft|geb\.|geboren|residing|resident|born|living|nachfolgend|hereinafter|als|as"
+                      r"|[-–—])(?:\s|$)|\s{2,}", re.IGNORECASE)
 # A party named before its role: "X GmbH, Straße 1, Ort - nachfolgend „Arbeitgeber“ genannt -",
 # "(1) X GmbH, ... (the "Employer")".
 ROLE = re.compile(r"(?:nachfolgend|im folgenden:?|hereinafter(?: referred to as)?|the|als|as|\()\s*[„\"“'”]?\s*"
@@ -96,6 +100,11 @@ def parse(reading) -> FieldsRead:
         f.offer("employer", p.company_name(employer.group(1)) or _organisation(employer.group(1)), FLAT_LABEL - 0.1)
     for employee in EMPLOYEE.finditer(flat):
         f.offer("employee", p.person_name(employee.group(1)), FLAT_LABEL - 0.1)
+    # The opening clause's second party after a salutation ("zwischen ... und Herrn Max Mustermann"),
+    # its name ending with its line or the words that follow a name (wohnhaft, geb., residing).
+    for employee in SALUTED_PARTY.finditer(text):
+        name = NAME_END.split(employee.group(1))[0]
+        f.offer("employee", p.person_name(name), FLAT_LABEL - 0.05, "party")
     f.offer("employer", p.company(text), GUESS)
     # A letter that is the contract names the employee only in its address window.
     f.offer("employer", p.sender(text), STRUCTURE)
