@@ -28,6 +28,8 @@ UNDER_HEADER = 0.85
 NEXT_LINE = 0.8
 WRAPPED_LABEL = 0.88
 CONTINUED = 0.82  # a value broken across a line's end
+# How a value broken across a line's end ends its first line: with a word or mark that wants more.
+UNFINISHED = re.compile(r"(?:\b(?:bis|to|until|till|und|and|vom|from)|[-–—,&/])\s*$", re.IGNORECASE)
 # The second line of a wrapped label: lower-case words or a form's cross-reference ("ohne 9. und 10.",
 # "von 3.", "a) zur gesetzlichen ...", "(nur bei ...)").
 WRAPPED_TAIL = re.compile(r"^(?:[a-zäöüß]|\(|[a-z]\))")
@@ -309,8 +311,8 @@ class Layout:
             passed_label = passed_label or (value is None and labelled_cell(neighbour.text + " 0"))
             if value is not None:
                 return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
-        if rest and si == len(line.segments) - 1:
-            hit = self._continued(li, label_text, rest, parse)
+        if rest and UNFINISHED.search(rest):
+            hit = self._continued(li, segment, label_text, rest, parse)
             if hit is not None:
                 return hit
         hit = self._wrapped(li, si, label_text, parse, is_label)
@@ -334,18 +336,24 @@ class Layout:
                         return Found(value, label_text, "next-line", NEXT_LINE, line.page, first_segment.text)
         return None
 
-    def _continued(self, li, label_text, rest, parse) -> Found | None:
-        """A value broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026"): what follows the
-        label, read together with the next line's first cell when it stands close below."""
+    def _continued(self, li, segment, label_text, rest, parse) -> Found | None:
+        """A value broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026"), its first line
+        UNFINISHED: what follows the label, read together with the cell that stands close below it
+        in its column (another column may stand beside it)."""
         line = self.lines[li]
         if li + 1 >= len(self.lines):
             return None
         nxt = self.lines[li + 1]
-        if nxt.page != line.page or nxt.y0 - line.y1 > line.height or not nxt.segments:
+        if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
             return None
-        joined = f"{rest} {nxt.segments[0].text}"
+        below = next((cell for cell in nxt.segments
+                      if segment.x0 - line.height <= cell.x0 <= segment.x1 and cell.x1 <= segment.x1 + 4 * line.height),
+                     None)
+        if below is None:
+            return None
+        joined = f"{rest} {below.text}"
         value = parse(joined)
-        if value is None or parse(nxt.segments[0].text) == value:
+        if value is None or parse(below.text) == value:
             return None  # the next line's cell alone is the value: not a continuation
         return Found(value, label_text, "continued", CONTINUED, line.page, joined)
 

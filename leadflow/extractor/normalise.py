@@ -8,10 +8,11 @@ every spelling of its umlauts without rewriting the text, keeping match position
 boxes."""
 import re
 
-# Four or more letters each standing alone, parted by single spaces: a title set in spaced letters
-# ("V E R D I E N S T A B R E C H N U N G"). Words of running text are never four single letters in
-# a row; two spaces or more part the spaced words from each other, and are kept.
-SPACED_LETTERS = re.compile(r"(?<![^\W_])(?:[^\W\d_] ){3,}[^\W\d_](?![^\W_])")
+# Four or more letters each standing alone, parted by one space each, or two each as a layout
+# rendering sets wide letter spacing: a title set in spaced letters ("V E R D I E N S T A B R E C H N
+# U N G"). Words of running text are never four single letters in a row; a wider gap than the
+# letters' parts the spaced words from each other, and is kept.
+SPACED_LETTERS = re.compile(r"(?<![^\W_])[^\W\d_](?P<gap> {1,2})(?:[^\W\d_](?P=gap)){2,}[^\W\d_](?![^\W_])")
 # A year set in spaced digits beside such a title ("O K T O B E R  2 0 2 6").
 SPACED_YEAR = re.compile(r"(?<![\w.,])((?:1 9|2 0) \d \d)(?![\w.,])")
 # A word broken at a line's end, its rest in lower case on the next line ("Auszahlungs-\nbetrag").
@@ -36,8 +37,12 @@ def despace(text: str) -> str:
     """Letter-spaced words joined ("V E R D I E N S T" -> "VERDIENST"); normal words untouched."""
     if " " not in text:
         return text
-    text = SPACED_LETTERS.sub(lambda m: m.group(0).replace(" ", ""), text)
+    text = SPACED_LETTERS.sub(_joined, text)
     return SPACED_YEAR.sub(lambda m: m.group(1).replace(" ", ""), text)
+
+
+def _joined(m: re.Match) -> str:
+    return m.group(0).replace(" ", "")
 
 
 def dehyphenate(text: str) -> str:
@@ -63,10 +68,8 @@ def for_classifying(text: str) -> str:
 
 
 def _with_compound(line: str) -> str:
-    runs = SPACED_LETTERS.findall(line)
-    if len(runs) < 2:
-        return line
-    return f"{line}  {''.join(run.replace(' ', '') for run in runs)}"
+    runs = [_joined(m) for m in SPACED_LETTERS.finditer(line)]
+    return f"{line}  {''.join(runs)}" if len(runs) >= 2 else line
 
 
 def fold(text: str) -> str:

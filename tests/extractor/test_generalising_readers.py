@@ -193,3 +193,10 @@ def test_a_contracts_employee_in_its_opening_clause():
 def test_layout_words_make_a_spaced_title_one_word():
     words = [Word(letter, 10 + 9 * i, 0, 16 + 9 * i, 10, 1) for i, letter in enumerate("PAYSLIP")]
     assert Layout(words).text == "PAYSLIP"
+
+
+def test_a_value_broken_across_a_line_end_beside_another_column():
+    layout = layout_of((60, 100, "Zeitraum vom 01.10.2026 bis"), (330, 100, "Kundennummer 4711"),
+                       (60, 112, "31.10.2026"), (330, 112, "Filiale Lindenau"))
+    found = layout.find("zeitraum", bank_statement._range)
+    assert [f.value for f in found] == [("2026-10-01", "2026-10-31")]

@@ -16,6 +16,8 @@ from leadflow.extractor.normalise import (dehyphenate, despace, fold, fold_patte
     ("K O N T O A U S Z U G  O K T O B E R  2 0 2 6", "KONTOAUSZUG  OKTOBER  2026"),
     ("G e h a l t s a b r e c h n u n g", "Gehaltsabrechnung"),
     ("Muster GmbH   S T E U E R B E S C H E I D", "Muster GmbH   STEUERBESCHEID"),
+    # A text layer's layout rendering of wide letter spacing: two spaces between the letters.
+    ("P  A  Y  S  L  I  P", "PAYSLIP"),
 ])
 def test_a_spaced_title_is_the_word_it_spells(printed, read):
     assert despace(printed) == read
