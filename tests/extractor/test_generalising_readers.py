@@ -200,3 +200,11 @@ def test_a_value_broken_across_a_line_end_beside_another_column():
                        (60, 112, "31.10.2026"), (330, 112, "Filiale Lindenau"))
     found = layout.find("zeitraum", bank_statement._range)
     assert [f.value for f in found] == [("2026-10-01", "2026-10-31")]
+
+
+def test_a_periods_start_and_end_come_from_one_reading():
+    # "erstellt am 02.11.2026" beside the statement's number reads as November; the bookings are
+    # October's: October is the period, not October's start with November's end.
+    found = read_fields("bank_statement", read_document(pdf(
+        (60, 40, "Auszug-Nr.: 5/2026"), (330, 40, "erstellt am 02.11.2026"), *STATEMENT_HEAD[1:], *BOOKINGS)))
+    assert (found.fields["period_start"], found.fields["period_end"]) == ("2026-10-01", "2026-10-31")

@@ -96,10 +96,6 @@ NEAR_DAYS = 40  # the first and last bookings stand this close to the period's e
 
 CHECKS = (
     Check(("period_start", "period_end"), lambda start, end: start < end),
-    # The header's period is chosen among its readings by the bookings' dates ("Nr. 5/2026" read as
-    # May beside October's bookings is no period); the bookings may be read incompletely, so a
-    # failure lowers nothing.
-    Check(("period_start", "period_end", "bookings"), _bookings_inside, lowers=False),
     Check(("opening_balance", "bookings", "closing_balance"), _bookings_add_up, lowers=False),
 )
 DAY_GROUPS = 0.8  # bookings read under their day's heading
@@ -146,14 +142,12 @@ def parse(reading) -> FieldsRead:
     # closing balance's ("Kontostand am 30.09.2026" ... "am 31.10.2026": October). Below a printed
     # period; above the month of a title ("Kontoauszug 10/2026" may count statements, not months).
     start, end = _period_of_balances([day for day, _ in pairs])
-    f.offer("period_start", start, STRUCTURE, "Kontostand am")
-    f.offer("period_end", end, STRUCTURE, "Kontostand am")
+    _offer_period(f, start, end, STRUCTURE, "Kontostand am")
     if not f.candidates["period_start"]:
         # A statement for a calendar month names only the month ("Oktober 2026").
         for hit in layout.find(MONTH_PERIOD, _statement_month, is_label=IS_LABEL) if layout else ():
             first, last = _month_bounds(hit.value)
-            f.offer("period_start", first, hit.confidence - 0.2, hit.label, hit.page)
-            f.offer("period_end", last, hit.confidence - 0.2, hit.label, hit.page)
+            _offer_period(f, first, last, hit.confidence - 0.2, hit.label, hit.page)
     credits, sure = salary_credits_in_layout(layout, columns) if layout else (None, 0.0)
     lines = bookings.in_layout(layout, BOOKING_DATE, lambda block: _booking_amount(block, columns),
                                last_amount="balance" not in columns) if layout else None
@@ -171,9 +165,19 @@ def parse(reading) -> FieldsRead:
     # The bookings' own dates bound the period when the header's reading is unsure or wrong: a
     # candidate the cross-check may choose (CHECKS), weaker than any printed period.
     start, end = period_of_bookings(lines or grouped or flat_bookings or [])
-    f.offer("period_start", start, BOOKINGS_PERIOD, "bookings' dates")
-    f.offer("period_end", end, BOOKINGS_PERIOD, "bookings' dates")
-    return f.resolve(CHECKS)
+    _offer_period(f, start, end, BOOKINGS_PERIOD, "bookings' dates")
+    return f.resolve((*_period_checks(f), *CHECKS))
+
+
+def _period_checks(f: Findings) -> tuple[Check, ...]:
+    """A period is one reading: its start and end are chosen together, never one from each of two
+    (every offer goes through _offer_period). Among the readings, the bookings' dates choose ("Nr.
+    5/2026" read as May beside October's bookings is no period); the bookings may be read
+    incompletely, so a failure lowers nothing."""
+    read = set(zip((c.value for c in f.candidates["period_start"]), (c.value for c in f.candidates["period_end"])))
+    return (Check(("period_start", "period_end"), lambda start, end: (start, end) in read, lowers=False),
+            Check(("period_start", "period_end", "bookings"),
+                  lambda start, end, rows: (start, end) in read and _bookings_inside(start, end, rows), lowers=False))
 
 
 def period_of_bookings(rows: list[dict]) -> tuple[str | None, str | None]:
