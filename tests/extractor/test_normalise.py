@@ -122,3 +122,11 @@ def test_a_layout_reads_spaced_letters_as_words_and_keeps_single_letters_apart()
     assert layout.lines[0].text.split() == ["VERDIENSTABRECHNUNG", "2026", "Netto"]
     apart = [Word(letter, 10 + 60 * i, 0, 16 + 60 * i, 10, 1) for i, letter in enumerate("ABCD")]
     assert [w.text for w in Layout(apart).lines[0].words] == list("ABCD")
+
+
+@pytest.mark.parametrize("printed, day", [
+    ("01.11.2026", "2026-11-01"), ("1. November 2026", "2026-11-01"), ("Nov 1, 2026", "2026-11-01"),
+    ("2026-11-01", "2026-11-01"), ("01/11/2026", "2026-11-01"), ("01-NOV-2026", "2026-11-01"),
+])
+def test_dates_in_every_style(printed, day):
+    assert p.iso_date(printed) == day
