@@ -21,6 +21,12 @@ SCALE = 4.0  # score at which confidence reaches about 0.63 before the margin is
 KEYWORDS: dict[str, list[tuple[str, float]]] = {
     "payslip": [
         (r"gehaltsabrechnung|entgeltabrechnung|verdienstabrechnung|lohnabrechnung|bezügeabrechnung", 4),
+        # The compounds payroll names its paper with: what is paid, then what kind of paper
+        # ("Entgeltnachweis", "Verdienstübersicht", "Gehaltsmitteilung", "Lohn- und Gehaltsabrechnung").
+        (r"\b(?:entgelt|gehalts?|lohn|verdienst|bezüge|besoldungs|vergütungs)-?\s?(?:abrechnung|nachweis|mitteilung"
+         r"|übersicht|aufstellung|zettel|streifen)\b", 4),
+        (r"gesetzliche abzüge|\blohnarten?\b|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b"
+         r"|\b(?:total )?deductions\b|\bearnings\b", 1.5),
         # A civil servant's pay office: "Bezügemitteilung", "Besoldungsmitteilung", "Mitteilung über die Bezüge".
         (r"bezügemitteilung|besoldungsmitteilung|besoldungsabrechnung|mitteilung über (die )?(bezüge|besoldung)", 4),
         (r"besoldungsgruppe|familienzuschlag|dienstbezüge", 1),
@@ -30,7 +36,7 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"auszahlungsbetrag|überweisungsbetrag", 1.5),
         (r"gesamt-?brutto|\bgross pay\b", 1.5),
         (r"steuer-?brutto|[kr]v-brutto|sv-brutto", 1.5),
-        (r"abrechnungsmonat|abrechnungszeitraum|\bpay period\b", 1),
+        (r"abrechnungsmonat|abrechnungszeitraum|\babr\.?\s?-?\s?(?:monat|zeitraum)|\bpay period\b", 1),
         (r"\bstkl\b|steuerklasse|\btax class\b", 1),
         (r"[kr]v-beitrag|[ap]v-beitrag|sv-nummer|sozialversicherungsabzüge", 1),
     ],
@@ -78,7 +84,8 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
          r"|\bincome-related expenses\b|\bspecial expenses\b|\bprepayments\b", 1),
     ],
     "wage_tax_certificate": [
-        (r"lohnsteuerbescheinigung|\bwage tax certificate\b", 4),
+        (r"lohnsteuerbescheinigung|\bwage tax certificate\b|\b(?:annual )?wage tax statement\b"
+         r"|\bcertificate of (?:wages|wage tax|income tax)\b|\bincome tax certificate\b", 4),
         (r"einbehaltene lohnsteuer", 2),
         (r"dauer des dienstverhältnisses", 2),
         (r"\betin\b|transferticket", 1.5),
@@ -178,9 +185,17 @@ CARD_WORDS = [
 ]
 
 
+def _widened(pattern: str) -> str:
+    """Each literal space of a pattern (outside a character class) as one or more whitespace characters."""
+    return re.sub(r"(\[[^\]]*\])| (?![*+?{])", lambda m: m.group(1) or r"\s+", pattern)
+
+
 # Umlauts match their spelt-out and OCR-dropped forms ("Rueckgeld", "Ruckgeld") and back: normalise.fold_pattern.
-COMPILED = {kind: [(re.compile(fold_pattern(p), re.IGNORECASE), w) for p, w in pats] for kind, pats in KEYWORDS.items()}
-CARD_COMPILED = [(re.compile(fold_pattern(p), re.IGNORECASE), w) for p, w in CARD_WORDS]
+# A space in a keyword also matches a wider gap or a line break: a title set wide ("WAGE  TAX  CERTIFICATE")
+# or wrapped onto two lines.
+COMPILED = {kind: [(re.compile(_widened(fold_pattern(p)), re.IGNORECASE), w) for p, w in pats]
+            for kind, pats in KEYWORDS.items()}
+CARD_COMPILED = [(re.compile(_widened(fold_pattern(p)), re.IGNORECASE), w) for p, w in CARD_WORDS]
 
 # An ICAO 9303 machine-readable zone: 30, 36 or 44 characters of A-Z, 0-9 and filler '<'.
 MRZ_LINE = re.compile(r"^[A-Z0-9<]{28,46}$")

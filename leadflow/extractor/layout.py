@@ -46,6 +46,7 @@ class Word:
     y1: float
     page: int
     conf: float = 100.0
+    spaced: bool = False  # joined from a title's spaced letters: its gap to the next word is no column's
 
     @property
     def height(self) -> float:
@@ -142,9 +143,10 @@ def _spaced_joined(words: list[Word]) -> list[Word]:
 
     def flush() -> None:
         letters = sum(w.text.isalpha() for w in run)
-        if len(run) >= SPACED_RUN and (letters == len(run) or (letters == 0 and len(run) == 4)):
+        short = len(run) == SPACED_RUN - 1 and letters == len(run) and all(w.text.isupper() for w in run)
+        if (len(run) >= SPACED_RUN or short) and (letters == len(run) or (letters == 0 and len(run) == 4)):
             out.append(Word("".join(w.text for w in run), run[0].x0, min(w.y0 for w in run), run[-1].x1,
-                            max(w.y1 for w in run), run[0].page, min(w.conf for w in run)))
+                            max(w.y1 for w in run), run[0].page, min(w.conf for w in run), spaced=True))
         else:
             out.extend(run)
         run.clear()
@@ -174,6 +176,7 @@ def _same_pitch(run: list[Word], word: Word) -> bool:
 
 
 SPACED_PITCH = 0.9  # a spaced letter's gap, in heights; a word's gap in a spaced title is wider
+SPACED_WORD_GAP = 3.0  # heights between two words of a spaced title that still make one phrase
 
 
 def _word_space(rows: list[list[Word]]) -> float:
@@ -205,7 +208,9 @@ def _segments(words: list[Word], space: float = 0.0) -> list[Segment]:
     gap = max(COLUMN_GAP * heights[len(heights) // 2], SPACES_PER_GAP * space)
     segments = [[words[0]]]
     for prev, word in zip(words, words[1:]):
-        if word.x0 - prev.x1 > gap:
+        # A spaced title sets its words as wide apart as its letters: they stay one phrase.
+        wide = gap if not (prev.spaced or word.spaced) else max(gap, SPACED_WORD_GAP * heights[len(heights) // 2])
+        if word.x0 - prev.x1 > wide:
             segments.append([word])
         else:
             segments[-1].append(word)

@@ -13,6 +13,9 @@ import re
 # U N G"). Words of running text are never four single letters in a row; a wider gap than the
 # letters' parts the spaced words from each other, and is kept.
 SPACED_LETTERS = re.compile(r"(?<![^\W_])[^\W\d_](?P<gap> {1,2})(?:[^\W\d_](?P=gap)){2,}[^\W\d_](?![^\W_])")
+# Three capitals set apart ("WAGE  T A X  CERTIFICATE"): a spaced word too, where wider gaps or the
+# line's ends stand on both sides of it.
+SPACED_SHORT = re.compile(r"(?:(?<=  )|^)[A-ZÄÖÜ] [A-ZÄÖÜ] [A-ZÄÖÜ](?=  |$)", re.MULTILINE)
 # A year set in spaced digits beside such a title ("O K T O B E R  2 0 2 6").
 SPACED_YEAR = re.compile(r"(?<![\w.,])((?:1 9|2 0) \d \d)(?![\w.,])")
 # A word broken at a line's end, its rest in lower case on the next line ("Auszahlungs-\nbetrag").
@@ -37,7 +40,7 @@ def despace(text: str) -> str:
     """Letter-spaced words joined ("V E R D I E N S T" -> "VERDIENST"); normal words untouched."""
     if " " not in text:
         return text
-    text = SPACED_LETTERS.sub(_joined, text)
+    text = SPACED_SHORT.sub(_joined, SPACED_LETTERS.sub(_joined, text))
     return SPACED_YEAR.sub(lambda m: m.group(1).replace(" ", ""), text)
 
 

@@ -208,3 +208,18 @@ def test_a_periods_start_and_end_come_from_one_reading():
     found = read_fields("bank_statement", read_document(pdf(
         (60, 40, "Auszug-Nr.: 5/2026"), (330, 40, "erstellt am 02.11.2026"), *STATEMENT_HEAD[1:], *BOOKINGS)))
     assert (found.fields["period_start"], found.fields["period_end"]) == ("2026-10-01", "2026-10-31")
+
+
+def test_a_pay_paper_named_by_any_compound_of_pay_and_paper():
+    for title in ("Entgeltnachweis", "VERDIENSTUEBERSICHT", "Gehaltsmitteilung", "Lohn- und Gehaltsabrechnung"):
+        assert classify.classify(f"{title}\nMuster GmbH\nAbr.-Monat 09/2026")[0] == "payslip", title
+
+
+def test_a_title_set_wide_with_a_short_spaced_word_classifies_and_labels():
+    text = "Ms Aisha Okafor\n\nWAGE  T A X  CERTIFICATE  2025\n\nEmployer\nAlpenblick AG\nGross wages  83.834,28 €"
+    assert classify.classify(text)[0] == "wage_tax_certificate"
+    words = [Word("WAGE", 60, 0, 100, 10, 1)]
+    words += [Word(letter, 130 + 9 * i, 0, 136 + 9 * i, 10, 1) for i, letter in enumerate("TAX")]
+    words += [Word("CERTIFICATE", 175, 0, 245, 10, 1)]
+    line = Layout(words).lines[0]
+    assert [w.text for w in line.words] == ["WAGE", "TAX", "CERTIFICATE"] and len(line.segments) == 1

@@ -31,6 +31,7 @@ EMPLOYEE_PLAIN = lexicon("name")  # "Name  Anna Kowalska" in a slip's facts; wea
 PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs periode", "lohn zeitraum",
                  "entgelt zeitraum", "pay period", "payroll period", "pay date period", "period", "zeitraum",
                  "monat", "month", r"re:(?:zahlungs|bezugs|besoldungs|lohn|gehalts|entgelt)-?\s?(?:monat|zeitraum)",
+                 r"re:abr\.\s?-?\s?(?:monat|zeitraum|periode)",  # abbreviated: "Abr.-Monat", "Abr. Zeitraum"
                  r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:f(?:ü|ii|u)r|for)(?=\s)",
                  r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
 # A slip's title with its month after it ("Entgeltabrechnung 10.2026", "Gehaltsabrechnung Oktober 2026"):
