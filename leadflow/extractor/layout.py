@@ -15,6 +15,7 @@ BELOW_REACH = 3.5
 # A table column's values may stand this many lines under its header.
 COLUMN_REACH = 12
 HEADER_ROW_CELLS = 3  # a row of labels over a row of values, paired by place
+WRAP_WORDS = 3  # a label broken onto two lines has at most this many words on its first
 
 STREET = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?(?:\s|$|,)")
 POSTCODE = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
@@ -125,11 +126,36 @@ def group_lines(words: Iterable[Word]) -> list[Line]:
                 band.append(word)
             else:
                 bands.append([word])
-        rows = [_spaced_joined(sorted(band, key=lambda w: w.x0)) for band in bands]
+        rows = _hyphens_joined([_spaced_joined(sorted(band, key=lambda w: w.x0)) for band in bands])
         space = _word_space(rows)
         for ordered in rows:
             out.append(Line(page=page, words=ordered, segments=_segments(ordered, space)))
     return out
+
+
+def _hyphens_joined(rows: list[list[Word]]) -> list[list[Word]]:
+    """A label hyphenated at its line's end ("Anfangs-" over "saldo  8.822,56 EUR") made whole on the
+    line of its rest, where its value stands: the rest starts in the first part's column, close
+    below it, in lower case. A compound's own hyphen before a capital ("Lohn-" / "Steuer") and a
+    list's ("Kranken- und Pflegeversicherung") are kept."""
+    if not any(w.text.endswith("-") for row in rows for w in row):
+        return rows
+    for index, (row, below) in enumerate(zip(rows, rows[1:])):
+        for word in [w for w in row if HYPHENATED_END.search(w.text)]:
+            rest = next((w for w in below if abs(w.x0 - word.x0) <= word.height and w.y0 - word.y1 < word.height), None)
+            if rest is None or not REST_OF_WORD.match(rest.text) or rest.text.lower() in LIST_WORDS:
+                continue
+            joined = Word(word.text[:-1] + rest.text, rest.x0, rest.y0, rest.x1, rest.y1, rest.page,
+                          min(word.conf, rest.conf))
+            rows[index] = [w for w in rows[index] if w is not word]
+            rows[index + 1] = [joined if w is rest else w for w in rows[index + 1]]
+            below = rows[index + 1]
+    return [row for row in rows if row]
+
+
+HYPHENATED_END = re.compile(r"[^\W\d_]{2}-$")
+REST_OF_WORD = re.compile(r"[a-zäöüß]{2}")
+LIST_WORDS = {"und", "oder", "bzw", "bzw.", "sowie", "and", "or"}
 
 
 def _spaced_joined(words: list[Word]) -> list[Word]:
@@ -222,6 +248,7 @@ class Layout:
 
     def __init__(self, words: Iterable[Word]):
         self.lines = group_lines(words)
+        self._unwrapped: Layout | None = None
         # Text layers report no confidence (100); OCR rarely is that sure of every word.
         self.scanned = any(w.conf < 100 for line in self.lines for w in line.words)
 
@@ -259,6 +286,29 @@ class Layout:
     def first(self, label, parse, **kwargs) -> Found | None:
         found = self.find(label, parse, **kwargs)
         return max(found, key=lambda f: f.confidence) if found else None
+
+    def unwrapped(self) -> "Layout":
+        """The layout with each short label broken onto two lines ("Closing" over "balance  -9.429,12")
+        joined on its second line, where its value stands: a cell of one to three words and no
+        figure, and close below it, in its column, the rest. For a label not found otherwise."""
+        if self._unwrapped is None:
+            words = [w for line in self.lines for w in line.words]
+            for line, nxt in zip(self.lines, self.lines[1:]):
+                if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
+                    continue
+                for cell in line.segments:
+                    if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
+                        continue
+                    rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
+                    if rest is None or re.search(r"\d", rest.words[0].text):
+                        continue
+                    first = rest.words[0]
+                    joined = Word(f"{cell.text} {first.text}", first.x0, first.y0, first.x1, first.y1, first.page,
+                                  min(first.conf, cell.conf))
+                    gone = set(map(id, cell.words)) | {id(first)}
+                    words = [w for w in words if id(w) not in gone] + [joined]
+            self._unwrapped = Layout(words)
+        return self._unwrapped
 
     def address_blocks(self) -> list[tuple[str, int, int]]:
         """(name line, page, line index) of each postal address: a line of words above a street

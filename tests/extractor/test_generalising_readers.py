@@ -223,3 +223,16 @@ def test_a_title_set_wide_with_a_short_spaced_word_classifies_and_labels():
     words += [Word("CERTIFICATE", 175, 0, 245, 10, 1)]
     line = Layout(words).lines[0]
     assert [w.text for w in line.words] == ["WAGE", "TAX", "CERTIFICATE"] and len(line.segments) == 1
+
+
+def test_a_label_hyphenated_at_its_lines_end_is_whole_where_its_value_stands():
+    layout = layout_of((60, 100, "Anfangs-"), (60, 112, "saldo"), (200, 112, "8.822,56 EUR"),
+                       (60, 140, "Lohn-"), (60, 152, "Steuer"), (60, 180, "Kranken-"), (60, 192, "und Pflegeversicherung"))
+    assert [f.value for f in layout.find("anfangssaldo", amount)] == ["8822.56"]
+    assert "Lohn-" in layout.text and "Kranken-" in layout.text  # a compound's and a list's hyphens stay
+
+
+def test_a_label_broken_onto_two_lines_without_a_hyphen_is_found():
+    reading = read_document(pdf(*STATEMENT_HEAD, *BOOKINGS, (60, 170, "Closing"), (60, 182, "balance"),
+                                (200, 182, "-9.429,12 EUR")))
+    assert read_fields("bank_statement", reading).fields["closing_balance"] == "-9429.12"

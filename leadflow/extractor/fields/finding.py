@@ -79,6 +79,12 @@ class Findings:
         if not found and layout.scanned and label in MISREAD:
             found = layout.find(MISREAD[label], parse, is_label=is_label, below=below, skip_line=skip_line)
             weight *= MISREAD_WEIGHT
+        if not found:
+            # A label broken onto two lines ("Closing" / "balance  -9.429,12 EUR"): for figures and
+            # dates only, as a name's words may be any line's.
+            found = [hit for hit in layout.unwrapped().find(label, parse, is_label=is_label, below=below,
+                                                            skip_line=skip_line) if re.search(r"\d", repr(hit.value))]
+            weight *= UNWRAPPED
         self.offer_found(name, found, weight)
 
     def offer_addressee(self, name: str, layout: Layout, text: str, addressee) -> None:
@@ -166,6 +172,7 @@ def lexicon(*labels: str) -> re.Pattern:
 
 LOOSE: dict[re.Pattern, re.Pattern] = {}  # a lexicon's pattern -> the same labels inside words
 GLUED = 0.85  # a label found inside a word on a scan is a little less sure
+UNWRAPPED = 0.95  # a label read across a line break
 # A long label as OCR misreads it on a scan ("Einkommensteuen", "Solidaritatszuschlag",
 # "zu versteuemdes Einkommen"): each letter may be read as its look-alike. Only plain labels of
 # ten letters or more: that many letters, each one of two or three, still name one label.
