@@ -25,19 +25,23 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         # ("Entgeltnachweis", "Verdienstübersicht", "Gehaltsmitteilung", "Lohn- und Gehaltsabrechnung").
         (r"\b(?:entgelt|gehalts?|lohn|verdienst|bezüge|besoldungs|vergütungs)-?\s?(?:abrechnung|nachweis|mitteilung"
          r"|übersicht|aufstellung|zettel|streifen)\b", 4),
-        (r"gesetzliche abzüge|\blohnarten?\b|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b"
-         r"|\b(?:total )?deductions\b|\bearnings\b", 1.5),
+        (r"gesetzliche abzüge|\b(?:total |statutory )?deductions\b|summe steuern|\bsocial security\b", 1.5),
+        (r"\blohnarten?\b|\bwage types?\b|\bpay (?:elements|components)\b", 1),
         # A civil servant's pay office: "Bezügemitteilung", "Besoldungsmitteilung", "Mitteilung über die Bezüge".
         (r"bezügemitteilung|besoldungsmitteilung|besoldungsabrechnung|mitteilung über (die )?(bezüge|besoldung)", 4),
         (r"besoldungsgruppe|familienzuschlag|dienstbezüge", 1),
         (r"abrechnung der brutto\s*/\s*netto|brutto\s*/\s*netto-?bezüge", 4),
-        (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b", 4),
-        (r"netto-?verdienst|nettobezüge|nettolohn|\bnet pay\b", 2),
+        (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b"
+         r"|\b(?:pay|payroll|remuneration|wage) statement\b|\bstatement of earnings\b|\b(?:wage|salary) slip\b"
+         r"|\bpay advice\b", 4),
+        (r"netto-?verdienst|nettobezüge|nettolohn|\bnet (?:pay|income|salary|wages|earnings)\b", 2),
         (r"auszahlungsbetrag|überweisungsbetrag", 1.5),
-        (r"gesamt-?brutto|\bgross pay\b", 1.5),
+        (r"gesamt-?brutto|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b|\bgross (?:pay|earnings|salary|wages)\b"
+         r"|\btotal gross\b", 1.5),
         (r"steuer-?brutto|[kr]v-brutto|sv-brutto", 1.5),
-        (r"abrechnungsmonat|abrechnungszeitraum|\babr\.?\s?-?\s?(?:monat|zeitraum)|\bpay period\b", 1),
-        (r"\bstkl\b|steuerklasse|\btax class\b", 1),
+        (r"abrechnungsmonat|abrechnungszeitraum|\babr\.?\s?-?\s?(?:monat|zeitraum)|\bpay(?:roll)? period\b"
+         r"|\bpay date\b", 1),
+        (r"\bstkl\b|steuerklasse|\btax (?:class|bracket)\b", 1),
         (r"[kr]v-beitrag|[ap]v-beitrag|sv-nummer|sozialversicherungsabzüge", 1),
     ],
     "bank_statement": [

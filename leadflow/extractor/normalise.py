@@ -33,6 +33,7 @@ NUMBER_TOKEN = re.compile(r"(?<![^\W_])(?=[\dOoIlSB.,']*\d[\dOoIlSB.,']*\d)[\dOo
                           r"(?![^\W_])")
 DIGIT_LOOK_ALIKES = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": "5", "B": "8"})
 # A currency glued to its figure ("EUR1.234,56"): the figure stands alone.
+SIGN_BEFORE_CURRENCY = re.compile(r"(?<![\w.,])([-−])\s?(EUR|€|USD|CHF|GBP|\$|£)\s?(?=\d)")
 GLUED_CURRENCY = re.compile(r"\b(EUR|Euro|USD|CHF|GBP)(?=[-+−]?\d)", re.IGNORECASE)
 
 
@@ -56,8 +57,9 @@ def dehyphenate(text: str) -> str:
 
 def repair_numbers(text: str) -> str:
     """Figures as OCR misreads them, read again: O/o -> 0, I/l -> 1, S -> 5, B -> 8 inside a token that
-    is an amount by its shape; a currency glued to its figure set apart."""
-    text = GLUED_CURRENCY.sub(r"\1 ", text)
+    is an amount by its shape; a currency glued to its figure set apart, and a sign printed before the
+    currency ("-EUR 4.917,46", "- € 12,00") put before the figure."""
+    text = SIGN_BEFORE_CURRENCY.sub(r"\2 \1", GLUED_CURRENCY.sub(r"\1 ", text))
     return NUMBER_TOKEN.sub(lambda m: m.group(0).translate(DIGIT_LOOK_ALIKES), text)
 
 

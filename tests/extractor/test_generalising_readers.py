@@ -236,3 +236,17 @@ def test_a_label_broken_onto_two_lines_without_a_hyphen_is_found():
     reading = read_document(pdf(*STATEMENT_HEAD, *BOOKINGS, (60, 170, "Closing"), (60, 182, "balance"),
                                 (200, 182, "-9.429,12 EUR")))
     assert read_fields("bank_statement", reading).fields["closing_balance"] == "-9429.12"
+
+
+def test_english_payslip_vocabulary_classifies():
+    text = ("Mitarbeiter: MEHMET YILMAZ\nPayroll period: Oktober 2026\nTax bracket: 4\n\nPay statement\n"
+            "Gross earnings  8673,89\nNet income  4960,51\nAmount paid  4715,74")
+    assert classify.classify(text)[0] == "payslip"
+
+
+def test_a_balance_printed_twice_is_one_balance_and_a_sign_before_the_currency_counts():
+    reading = read_document(pdf(*STATEMENT_HEAD, (60, 80, "Balance on 30 September 2026: EUR 4.845,53"), *BOOKINGS,
+                                (60, 170, "Balance on 30 September 2026  EUR 4.845,53"),
+                                (60, 184, "Balance on 31 October 2026  -EUR 4.917,46")))
+    found = read_fields("bank_statement", reading)
+    assert (found.fields["opening_balance"], found.fields["closing_balance"]) == ("4845.53", "-4917.46")

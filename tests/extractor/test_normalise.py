@@ -46,6 +46,7 @@ def test_a_word_hyphenated_at_a_line_end_is_whole_and_a_compound_keeps_its_hyphe
     ("1.234,S6", "1.234,56"),
     ("1.B34,00", "1.834,00"),
     ("EUR1.234,56", "EUR 1.234,56"),
+    ("-EUR 4.917,46", "EUR -4.917,46"),
 ])
 def test_letters_inside_a_figure_are_read_as_the_digits_they_resemble(printed, read):
     assert repair_numbers(printed) == read

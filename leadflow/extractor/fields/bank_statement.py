@@ -374,6 +374,8 @@ def _dated_pairs(layout: Layout) -> list[tuple[str | None, Found]]:
         return [(None, hit) for hit in layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False)]
     with_amount = {day for day, hit in pairs if hit is not None}
     pairs = [(day, hit) for day, hit in pairs if hit is not None or day not in with_amount]
+    # The same balance printed twice (in the head and again above the bookings) is one balance.
+    pairs = list({(day, hit.value if hit else None): (day, hit) for day, hit in pairs}.values())
     if any(day is None or hit is None for day, hit in pairs) or len({day for day, _ in pairs}) != len(pairs):
         return []
     return sorted(pairs, key=lambda pair: pair[0])

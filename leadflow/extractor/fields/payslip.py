@@ -39,7 +39,7 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
 TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung",
                        r"re:(?:bezüge|besoldungs)mitteilung", r"re:mitteilung\s(?:über\s)?(?:die\s)?(?:bezüge|besoldung)", "payslip",
                        "pay slip", "salary statement")
-TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class")  # OCR: StKI
+TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
                 "brutto gesamt", "gesamt bezüge", "summe der bezüge", "summe der brutto bezüge", "gross pay", "gross wages", "total gross pay",
