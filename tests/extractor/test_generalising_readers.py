@@ -250,3 +250,17 @@ def test_a_balance_printed_twice_is_one_balance_and_a_sign_before_the_currency_c
                                 (60, 184, "Balance on 31 October 2026  -EUR 4.917,46")))
     found = read_fields("bank_statement", reading)
     assert (found.fields["opening_balance"], found.fields["closing_balance"]) == ("4845.53", "-4917.46")
+
+
+def test_a_year_to_date_section_lends_no_figure_and_the_issuers_footer_account_is_not_the_employees():
+    reading = read_document(pdf(
+        (60, 40, "Salary statement for 09/2026"), (60, 60, "Employee: Gabriela Dos Santos"),
+        (60, 100, "Gross"), (200, 100, "Net earnings"), (340, 100, "Transferred amount"),
+        (60, 114, "9.213,67"), (200, 114, "5.297,00"), (340, 114, "**5.133,34"),
+        (60, 140, "IBAN  DE80 7336 9933 9739 4366 89"),
+        (60, 170, "Muster GmbH · Sitz Köln · Amtsgericht Hamburg HRB 145778"),
+        (60, 184, "Bayerische Handelsbank AG · IBAN DE85 7002 0270 4310 2185 40 · BIC BYHADEMMXXX"),
+        (60, 220, "Year to date"), (60, 234, "Gross earnings: 82.923,03"), (60, 248, "Net earnings: 47.673,00")))
+    found = read_fields("payslip", reading).fields
+    assert (found["gross"], found["net"], found["payout"]) == ("9213.67", "5297.00", "5133.34")
+    assert found["iban"] == "DE80733699339739436689"

@@ -52,6 +52,7 @@ NET_PLAIN = lexicon("netto", "net")
 PAYOUT = lexicon("auszahlungs betrag", "auszahl betrag", "auszahlung", "überweisungs betrag", "amount paid",
                  "payout", "pay out", "payment amount", "bank transfer",
                  "net payment", "zahlbetrag", "ausgezahlter betrag", "transfer amount", "amount transferred",
+                 "transferred amount", "überwiesener betrag",
                  "zu überweisen", "überweisung", r"re:transferred\s+to\s+(?:your\s+)?(?:bank\s+)?account")
 IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto", "account", "bank account", "überweisung an")
 IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
@@ -87,6 +88,9 @@ YEAR_TO_DATE = re.compile(r"(?:[lI1]fd\.?|laufendes|aktuelles)\s?jahr|jahres\s?-
 THIS_MONTH = re.compile(r"(?:[lI1]fd\.?\s?|laufender\s|aktueller\s)?monat|this\s+(?:period|month)|current(?:\s+(?:period|month))?",
                         re.IGNORECASE)
 RUNNING_REACH = 14  # lines under a column head that its columns still hold
+# A line of the issuer's own particulars: its register entry, its managers, its bank account with BIC.
+ISSUER_LINE = re.compile(r"\bBIC\b|amtsgericht|\bHRB?\s?\d|\bsitz\b|geschäftsführ|ust-?id|registered office"
+                         r"|company reg", re.IGNORECASE)
 MONTH_COLUMN_REACH = 2  # heights a figure may stand off its column head's words (right-aligned under it)
 MONTH_COLUMN = 0.96  # a figure in the month's column, in the row of its label
 
@@ -139,6 +143,11 @@ def parse(reading) -> FieldsRead:
             f.candidates[name] = [c for c in f.candidates[name] if c.value not in stale]
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
+    # The issuer's own account in its footer ("Musterbank AG · IBAN ... · BIC ..." beside its register
+    # entry) is not where the pay went: any other IBAN is the employee's.
+    issuers = {p.iban(line) for line in p.lines(layout_text or text) if ISSUER_LINE.search(line)} - {None}
+    if any(c.value not in issuers for c in f.candidates["iban"]):
+        f.candidates["iban"] = [c for c in f.candidates["iban"] if c.value not in issuers]
     d.offer_sums(f, layout, IS_LABEL, NET, PAYOUT)
     _worked_out(f)
     if not f.candidates["net"]:
@@ -176,10 +185,18 @@ def _worked_out(f: Findings) -> None:
 
 def _running_totals(layout) -> tuple[list[tuple[str, str, int]], set[str]]:
     """The month's figures of labelled rows under a "Jahr | Monat" head (field, value, page), and every
-    figure in a year-to-date column: a slip may print the year's running total before the month's."""
+    figure in a year-to-date column or section: a slip may print the year's running total before the
+    month's, or below it under a heading of its own ("Year to date", "Jahreswerte")."""
     current, running = [], set()
     lines = layout.lines
     for li, line in enumerate(lines):
+        if YEAR_TO_DATE.fullmatch(line.text.strip(" :|")):
+            for row in lines[li + 1:li + 1 + RUNNING_REACH]:
+                if row.page != line.page or (not p.amounts(row.text) and not row.text.strip().endswith(":")
+                                             and len(row.segments) == 1 and ISSUER_LINE.search(row.text)):
+                    break
+                running.update(value.lstrip("-") for value in p.amounts(row.text))
+            continue
         spans = {kind: [span for segment in line.segments[1:] for span in _spans(segment, pattern)]
                  for kind, pattern in (("year", YEAR_TO_DATE), ("month", THIS_MONTH))}
         if not spans["year"] or not spans["month"]:
