@@ -248,7 +248,6 @@ class Layout:
 
     def __init__(self, words: Iterable[Word]):
         self.lines = group_lines(words)
-        self._unwrapped: Layout | None = None
         # Text layers report no confidence (100); OCR rarely is that sure of every word.
         self.scanned = any(w.conf < 100 for line in self.lines for w in line.words)
 
@@ -287,28 +286,39 @@ class Layout:
         found = self.find(label, parse, **kwargs)
         return max(found, key=lambda f: f.confidence) if found else None
 
-    def unwrapped(self) -> "Layout":
-        """The layout with each short label broken onto two lines ("Closing" over "balance  -9.429,12")
-        joined on its second line, where its value stands: a cell of one to three words and no
-        figure, and close below it, in its column, the rest. For a label not found otherwise."""
-        if self._unwrapped is None:
-            words = [w for line in self.lines for w in line.words]
-            for line, nxt in zip(self.lines, self.lines[1:]):
-                if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
+    def find_wrapped(self, label: str | re.Pattern, parse: Callable[[str], object], *,
+                     is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
+        """Values next to a short label broken onto two lines ("Closing" over "balance  -9.429,12"), read
+        as if it were whole on its second line, where its value stands: a cell of one to three words
+        and no figure, and close below it, in its column, the rest. Only matches that span the break
+        (any other `find` already sees); the lines are copied only where one does."""
+        pattern = label if isinstance(label, re.Pattern) else re.compile(label, re.IGNORECASE)
+        found = []
+        for li, (line, nxt) in enumerate(zip(self.lines, self.lines[1:])):
+            if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
+                continue
+            for cell in line.segments:
+                if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
                     continue
-                for cell in line.segments:
-                    if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
-                        continue
-                    rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
-                    if rest is None or re.search(r"\d", rest.words[0].text):
-                        continue
-                    first = rest.words[0]
-                    joined = Word(f"{cell.text} {first.text}", first.x0, first.y0, first.x1, first.y1, first.page,
-                                  min(first.conf, cell.conf))
-                    gone = set(map(id, cell.words)) | {id(first)}
-                    words = [w for w in words if id(w) not in gone] + [joined]
-            self._unwrapped = Layout(words)
-        return self._unwrapped
+                rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
+                if rest is None or re.search(r"\d", rest.words[0].text):
+                    continue
+                first = rest.words[0]
+                text = f"{cell.text} {first.text}"
+                if not any(m.start() < len(cell.text) < m.end() for m in pattern.finditer(text)):
+                    continue
+                whole = Word(text, first.x0, first.y0, first.x1, first.y1, first.page, min(first.conf, cell.conf))
+                swap = [whole if w is first else w for w in nxt.words]
+                joined = Line(nxt.page, swap, [Segment([whole if w is first else w for w in seg.words])
+                                               for seg in nxt.segments])
+                shadow = Layout([])
+                shadow.lines, shadow.scanned = self.lines[:li + 1] + [joined] + self.lines[li + 2:], self.scanned
+                for si, segment in enumerate(joined.segments):
+                    for m in pattern.finditer(segment.text):
+                        hit = shadow._value_near(li + 1, si, m, parse, is_label, below)
+                        if hit is not None:
+                            found.append(hit)
+        return found
 
     def address_blocks(self) -> list[tuple[str, int, int]]:
         """(name line, page, line index) of each postal address: a line of words above a street

@@ -82,8 +82,8 @@ class Findings:
         if not found:
             # A label broken onto two lines ("Closing" / "balance  -9.429,12 EUR"): for figures and
             # dates only, as a name's words may be any line's.
-            found = [hit for hit in layout.unwrapped().find(label, parse, is_label=is_label, below=below,
-                                                            skip_line=skip_line) if re.search(r"\d", repr(hit.value))]
+            found = [hit for hit in layout.find_wrapped(label, parse, is_label=is_label, below=below)
+                     if re.search(r"\d", repr(hit.value))]
             weight *= UNWRAPPED
         self.offer_found(name, found, weight)
 
