@@ -16,6 +16,9 @@ BELOW_REACH = 3.5
 COLUMN_REACH = 12
 HEADER_ROW_CELLS = 3  # a row of labels over a row of values, paired by place
 WRAP_WORDS = 3  # a label broken onto two lines has at most this many words on its first
+COLUMN_SNAP = 10  # units within which the starts of a column's lines count as one
+MIN_COLUMN_LINES = 5  # a page of two columns of prose has at least this many lines in both
+COLUMN_SHARE = 0.3  # ... and this share of its lines
 
 STREET = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?(?:\s|$|,)")
 POSTCODE = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
@@ -319,6 +322,27 @@ class Layout:
                         if hit is not None:
                             found.append(hit)
         return found
+
+    def column_text(self) -> str:
+        """The text read column by column: on a page set in two columns of prose (many lines whose
+        second part starts at one x), the left column's lines, then the right's; other pages as they
+        stand. A sentence that runs on in its column is read whole."""
+        out = []
+        for page in dict.fromkeys(line.page for line in self.lines):
+            lines = [line for line in self.lines if line.page == page]
+            starts: dict[int, int] = {}
+            for line in lines:
+                for segment in line.segments[1:]:
+                    starts[round(segment.x0 / COLUMN_SNAP)] = starts.get(round(segment.x0 / COLUMN_SNAP), 0) + 1
+            snap, count = max(starts.items(), key=lambda item: item[1], default=(0, 0))
+            if count < max(MIN_COLUMN_LINES, COLUMN_SHARE * len(lines)):
+                out += [line.text for line in lines]
+                continue
+            x = snap * COLUMN_SNAP - COLUMN_SNAP
+            left = [" ".join(s.text for s in line.segments if s.x0 < x) for line in lines]
+            right = [" ".join(s.text for s in line.segments if s.x0 >= x) for line in lines]
+            out += [text for text in left + right if text]
+        return "\n".join(out)
 
     def address_blocks(self) -> list[tuple[str, int, int]]:
         """(name line, page, line index) of each postal address: a line of words above a street

@@ -264,3 +264,16 @@ def test_a_year_to_date_section_lends_no_figure_and_the_issuers_footer_account_i
     found = read_fields("payslip", reading).fields
     assert (found["gross"], found["net"], found["payout"]) == ("9213.67", "5297.00", "5133.34")
     assert found["iban"] == "DE80733699339739436689"
+
+
+def test_a_contract_set_in_two_columns_is_read_down_its_columns():
+    left = ["§ 1 Beginn", "Der Arbeitnehmer tritt am 15. August", "2024 in die Dienste des Arbeitgebers.",
+            "§ 2 Tätigkeit", "Der Arbeitnehmer wird als Teamleiter", "beschäftigt."]
+    right = ["§ 4 Gehalt", "Das Bruttojahresgehalt beträgt", "52.500,00 EUR. Es wird in zwölf", "Monatsraten gezahlt.",
+             "§ 5 Urlaub", "Der Urlaub beträgt 30 Tage."]
+    items = [(60, 40, "ARBEITSVERTRAG"), (60, 60, "zwischen der Hanseatic Medtech SE, Hafenweg 1, 20457 Hamburg"),
+             (60, 74, "und Frau Ingrid Svensson, Lindenweg 9, 22085 Hamburg")]
+    items += [(60, 110 + 14 * i, line) for i, line in enumerate(left)]
+    items += [(320, 110 + 14 * i, line) for i, line in enumerate(right)]
+    found = read_fields("employment_contract", read_document(pdf(*items))).fields
+    assert (found["start_date"], found["annual_salary"]) == ("2024-08-15", "52500.00")
