@@ -277,3 +277,11 @@ def test_a_contract_set_in_two_columns_is_read_down_its_columns():
     items += [(320, 110 + 14 * i, line) for i, line in enumerate(right)]
     found = read_fields("employment_contract", read_document(pdf(*items))).fields
     assert (found["start_date"], found["annual_salary"]) == ("2024-08-15", "52500.00")
+
+
+def test_a_period_given_by_two_labels_of_its_own():
+    found = read_fields("bank_statement", read_document(pdf(
+        *STATEMENT_HEAD, (330, 60, "Von: 01/07/2026"), (330, 74, "Bis: 30/09/2026"),
+        (60, 114, "01.07."), (140, 114, "Miete Juli"), (460, 114, "-950,00"),
+        (60, 128, "15.08."), (140, 128, "Lohn/Gehalt Muster GmbH 07/2026"), (460, 128, "2.940,10"))))
+    assert (found.fields["period_start"], found.fields["period_end"]) == ("2026-07-01", "2026-09-30")

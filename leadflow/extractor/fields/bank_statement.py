@@ -35,6 +35,8 @@ OPENING = lexicon("alter kontostand", "alter saldo", "anfangs saldo", "saldo alt
 CLOSING = lexicon("neuer kontostand", "neuer saldo", "end saldo", "saldo neu", "end bestand", "schluss saldo",
                   "closing balance", "new balance", "ending balance", "final balance", "balance carried forward",
                   "kontostand am ende")
+FROM_LABEL = lexicon("von", "vom", "from", "zeitraum von", "period from", "start date", "beginn")
+TO_LABEL = lexicon("bis", "bis zum", "to", "until", "end date", "ende")
 MONTH_PERIOD = lexicon("auszugs zeitraum", "zeitraum", "statement period", "period", "konto auszug", "auszug",
                        "account statement", "bank statement", "statement", "monat", "month")
 DATED_BALANCE = lexicon(r"re:(?:konto)?stand\s+(?:am|vom|per|zum)", r"re:saldo\s+(?:am|vom|per|zum)",
@@ -119,6 +121,12 @@ def parse(reading) -> FieldsRead:
         f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
     for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():
         _offer_period(f, *hit.value, hit.confidence, hit.label, hit.page)
+    # A period by two labels of its own, each with its date ("Von: 01/07/2026" ... "Bis: 30/09/2026").
+    if layout:
+        starts = {hit.value for hit in layout.find(FROM_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
+        ends = {hit.value for hit in layout.find(TO_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
+        if len(starts) == 1 and len(ends) == 1 and min(starts) < min(ends):
+            _offer_period(f, min(starts), min(ends), FLAT_LABEL - 0.05, "from/to")
     # A period broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026") read as one line.
     m = FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", text))
     if m:
