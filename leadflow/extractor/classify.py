@@ -4,6 +4,7 @@ import math
 import re
 
 from leadflow.extractor.mrz import zone_piece
+from leadflow.extractor.normalise import fold_pattern, for_classifying
 
 UNKNOWN = "unknown"
 DOCUMENT_TYPES = ("payslip", "bank_statement", "tax_assessment", "wage_tax_certificate",
@@ -15,21 +16,32 @@ SCALE = 4.0  # score at which confidence reaches about 0.63 before the margin is
 
 # (pattern, weight). A title word weighs 4: alone, in the head, it just clears the threshold.
 # Supporting words weigh less; each pattern counts once, wherever and however often it occurs.
-# Umlauts and ß also match their spelt-out and OCR-dropped forms (see _fold): write them as printed.
+# Umlauts and ß also match their spelt-out and OCR-dropped forms (normalise.fold_pattern): write them as printed.
+# The text is normalised first (normalise.for_classifying): spaced titles joined, hyphenated words whole.
 KEYWORDS: dict[str, list[tuple[str, float]]] = {
     "payslip": [
         (r"gehaltsabrechnung|entgeltabrechnung|verdienstabrechnung|lohnabrechnung|bezügeabrechnung", 4),
+        # The compounds payroll names its paper with: what is paid, then what kind of paper
+        # ("Entgeltnachweis", "Verdienstübersicht", "Gehaltsmitteilung", "Lohn- und Gehaltsabrechnung").
+        (r"\b(?:entgelt|gehalts?|lohn|verdienst|bezüge|besoldungs|vergütungs)-?\s?(?:abrechnung|nachweis|mitteilung"
+         r"|übersicht|aufstellung|zettel|streifen)\b", 4),
+        (r"gesetzliche abzüge|\b(?:total |statutory )?deductions\b|summe steuern|\bsocial security\b", 1.5),
+        (r"\blohnarten?\b|\bwage types?\b|\bpay (?:elements|components)\b", 1),
         # A civil servant's pay office: "Bezügemitteilung", "Besoldungsmitteilung", "Mitteilung über die Bezüge".
         (r"bezügemitteilung|besoldungsmitteilung|besoldungsabrechnung|mitteilung über (die )?(bezüge|besoldung)", 4),
         (r"besoldungsgruppe|familienzuschlag|dienstbezüge", 1),
         (r"abrechnung der brutto\s*/\s*netto|brutto\s*/\s*netto-?bezüge", 4),
-        (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b", 4),
-        (r"netto-?verdienst|nettobezüge|nettolohn|\bnet pay\b", 2),
+        (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b"
+         r"|\b(?:pay|payroll|remuneration|wage) statement\b|\bstatement of earnings\b|\b(?:wage|salary) slip\b"
+         r"|\bpay advice\b", 4),
+        (r"netto-?verdienst|nettobezüge|nettolohn|\bnet (?:pay|income|salary|wages|earnings)\b", 2),
         (r"auszahlungsbetrag|überweisungsbetrag", 1.5),
-        (r"gesamt-?brutto|\bgross pay\b", 1.5),
+        (r"gesamt-?brutto|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b|\bgross (?:pay|earnings|salary|wages)\b"
+         r"|\btotal gross\b", 1.5),
         (r"steuer-?brutto|[kr]v-brutto|sv-brutto", 1.5),
-        (r"abrechnungsmonat|abrechnungszeitraum|\bpay period\b", 1),
-        (r"\bstkl\b|steuerklasse|\btax class\b", 1),
+        (r"abrechnungsmonat|abrechnungszeitraum|\babr\.?\s?-?\s?(?:monat|zeitraum)|\bpay(?:roll)? period\b"
+         r"|\bpay date\b", 1),
+        (r"\bstkl\b|steuerklasse|\btax (?:class|bracket)\b", 1),
         (r"[kr]v-beitrag|[ap]v-beitrag|sv-nummer|sozialversicherungsabzüge", 1),
     ],
     "bank_statement": [
@@ -65,9 +77,19 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"summe der einkünfte|gesamtbetrag der einkünfte", 1),
         (r"rechtsbehelfsbelehrung|einspruch", 1),
         (r"erstattungsbetrag|nachzahlung|\brefund\b", 0.5),
+        # A later page photographed alone has no title: its computation and its settlement say what
+        # it is (what was withheld from wages is set off, what remains is paid or refunded).
+        (r"steuerabzug vom (arbeits)?lohn|verbleibende (beträge|steuer|einkommensteuer)|anzurechnende (lohnsteuer|steuer)"
+         r"|abzüglich (lohnsteuer|vorauszahlungen|steuerabzug)|bereits (gezahlt|entrichtet|getilgt)"
+         r"|\btax deducted from (wages|salary)\b|\bremaining (amount|balance)\b|\bcredited taxes?\b", 2),
+        (r"einkünfte aus (nichtselbständiger|selbständiger|gewerbebetrieb|kapitalvermögen|vermietung)"
+         r"|\bincome from (employment|self-employment|capital|renting)\b", 1.5),
+        (r"werbungskosten|sonderausgaben|außergewöhnliche belastungen|vorsorgeaufwendungen|vorauszahlungen"
+         r"|\bincome-related expenses\b|\bspecial expenses\b|\bprepayments\b", 1),
     ],
     "wage_tax_certificate": [
-        (r"lohnsteuerbescheinigung|\bwage tax certificate\b", 4),
+        (r"lohnsteuerbescheinigung|\bwage tax certificate\b|\b(?:annual )?wage tax statement\b"
+         r"|\bcertificate of (?:wages|wage tax|income tax)\b|\bincome tax certificate\b", 4),
         (r"einbehaltene lohnsteuer", 2),
         (r"dauer des dienstverhältnisses", 2),
         (r"\betin\b|transferticket", 1.5),
@@ -167,15 +189,17 @@ CARD_WORDS = [
 ]
 
 
-def _fold(pattern: str) -> str:
-    """Let a printed umlaut also match its spelt-out form and OCR's dropped dots ("Rueckgeld", "Ruckgeld")."""
-    for letter, plain in (("ä", "a"), ("ö", "o"), ("ü", "u")):
-        pattern = pattern.replace(letter, f"(?:{letter}|{plain}e|{plain})")
-    return pattern.replace("ß", "(?:ß|ss)")
+def _widened(pattern: str) -> str:
+    """Each literal space of a pattern (outside a character class) as one or more whitespace characters."""
+    return re.sub(r"(\[[^\]]*\])| (?![*+?{])", lambda m: m.group(1) or r"\s+", pattern)
 
 
-COMPILED = {kind: [(re.compile(_fold(p), re.IGNORECASE), w) for p, w in pats] for kind, pats in KEYWORDS.items()}
-CARD_COMPILED = [(re.compile(_fold(p), re.IGNORECASE), w) for p, w in CARD_WORDS]
+# Umlauts match their spelt-out and OCR-dropped forms ("Rueckgeld", "Ruckgeld") and back: normalise.fold_pattern.
+# A space in a keyword also matches a wider gap or a line break: a title set wide ("WAGE  TAX  CERTIFICATE")
+# or wrapped onto two lines.
+COMPILED = {kind: [(re.compile(_widened(fold_pattern(p)), re.IGNORECASE), w) for p, w in pats]
+            for kind, pats in KEYWORDS.items()}
+CARD_COMPILED = [(re.compile(_widened(fold_pattern(p)), re.IGNORECASE), w) for p, w in CARD_WORDS]
 
 # An ICAO 9303 machine-readable zone: 30, 36 or 44 characters of A-Z, 0-9 and filler '<'.
 MRZ_LINE = re.compile(r"^[A-Z0-9<]{28,46}$")
@@ -241,6 +265,7 @@ def confidence_of(best: float, second: float) -> float:
 
 
 def score(text: str) -> dict[str, float]:
+    text = for_classifying(text)
     head = text[:HEAD_CHARS]
     scores = {kind: 0.0 for kind in DOCUMENT_TYPES}
     for kind, patterns in COMPILED.items():

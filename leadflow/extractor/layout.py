@@ -15,6 +15,10 @@ BELOW_REACH = 3.5
 # A table column's values may stand this many lines under its header.
 COLUMN_REACH = 12
 HEADER_ROW_CELLS = 3  # a row of labels over a row of values, paired by place
+WRAP_WORDS = 3  # a label broken onto two lines has at most this many words on its first
+COLUMN_SNAP = 10  # units within which the starts of a column's lines count as one
+MIN_COLUMN_LINES = 5  # a page of two columns of prose has at least this many lines in both
+COLUMN_SHARE = 0.3  # ... and this share of its lines
 
 STREET = re.compile(r"^[A-ZÄÖÜ][\w.äöüß\- ]{2,40}\s\d{1,4}\s?[a-zA-Z]?(?:\s|$|,)")
 POSTCODE = re.compile(r"^(?:D-)?\d{5}\s+[A-ZÄÖÜ]")
@@ -27,6 +31,9 @@ BELOW_LABEL = 0.9
 UNDER_HEADER = 0.85
 NEXT_LINE = 0.8
 WRAPPED_LABEL = 0.88
+CONTINUED = 0.82  # a value broken across a line's end
+# How a value broken across a line's end ends its first line: with a word or mark that wants more.
+UNFINISHED = re.compile(r"(?:\b(?:bis|to|until|till|und|and|vom|from)|[-–—,&/])\s*$", re.IGNORECASE)
 # The second line of a wrapped label: lower-case words or a form's cross-reference ("ohne 9. und 10.",
 # "von 3.", "a) zur gesetzlichen ...", "(nur bei ...)").
 WRAPPED_TAIL = re.compile(r"^(?:[a-zäöüß]|\(|[a-z]\))")
@@ -43,6 +50,7 @@ class Word:
     y1: float
     page: int
     conf: float = 100.0
+    spaced: bool = False  # joined from a title's spaced letters: its gap to the next word is no column's
 
     @property
     def height(self) -> float:
@@ -100,7 +108,7 @@ class Found:
     """A value found for a label: the parsed value, how it stood to the label, and where."""
     value: object
     label: str
-    relation: str  # right, right-column, wrapped, below, under-header, next-line
+    relation: str  # right, right-column, continued, wrapped, below, under-header, next-line
     confidence: float
     page: int
     raw: str
@@ -121,11 +129,83 @@ def group_lines(words: Iterable[Word]) -> list[Line]:
                 band.append(word)
             else:
                 bands.append([word])
-        rows = [sorted(band, key=lambda w: w.x0) for band in bands]
+        rows = _hyphens_joined([_spaced_joined(sorted(band, key=lambda w: w.x0)) for band in bands])
         space = _word_space(rows)
         for ordered in rows:
             out.append(Line(page=page, words=ordered, segments=_segments(ordered, space)))
     return out
+
+
+def _hyphens_joined(rows: list[list[Word]]) -> list[list[Word]]:
+    """A label hyphenated at its line's end ("Anfangs-" over "saldo  8.822,56 EUR") made whole on the
+    line of its rest, where its value stands: the rest starts in the first part's column, close
+    below it, in lower case. A compound's own hyphen before a capital ("Lohn-" / "Steuer") and a
+    list's ("Kranken- und Pflegeversicherung") are kept."""
+    if not any(w.text.endswith("-") for row in rows for w in row):
+        return rows
+    for index, (row, below) in enumerate(zip(rows, rows[1:])):
+        for word in [w for w in row if HYPHENATED_END.search(w.text)]:
+            rest = next((w for w in below if abs(w.x0 - word.x0) <= word.height and w.y0 - word.y1 < word.height), None)
+            if rest is None or not REST_OF_WORD.match(rest.text) or rest.text.lower() in LIST_WORDS:
+                continue
+            joined = Word(word.text[:-1] + rest.text, rest.x0, rest.y0, rest.x1, rest.y1, rest.page,
+                          min(word.conf, rest.conf))
+            rows[index] = [w for w in rows[index] if w is not word]
+            rows[index + 1] = [joined if w is rest else w for w in rows[index + 1]]
+            below = rows[index + 1]
+    return [row for row in rows if row]
+
+
+HYPHENATED_END = re.compile(r"[^\W\d_]{2}-$")
+REST_OF_WORD = re.compile(r"[a-zäöüß]{2}")
+LIST_WORDS = {"und", "oder", "bzw", "bzw.", "sowie", "and", "or"}
+
+
+def _spaced_joined(words: list[Word]) -> list[Word]:
+    """A title set in spaced letters ("V E R D I E N S T A B R E C H N U N G") as the words it spells:
+    a run of four or more one-letter words (or a year's four digits) set at an even pitch, closer than
+    a line's height, is one word. The text's own normalisation does the same (normalise.despace)."""
+    if not any(len(w.text) == 1 for w in words):
+        return words
+    out: list[Word] = []
+    run: list[Word] = []
+
+    def flush() -> None:
+        letters = sum(w.text.isalpha() for w in run)
+        short = len(run) == SPACED_RUN - 1 and letters == len(run) and all(w.text.isupper() for w in run)
+        if (len(run) >= SPACED_RUN or short) and (letters == len(run) or (letters == 0 and len(run) == 4)):
+            out.append(Word("".join(w.text for w in run), run[0].x0, min(w.y0 for w in run), run[-1].x1,
+                            max(w.y1 for w in run), run[0].page, min(w.conf for w in run), spaced=True))
+        else:
+            out.extend(run)
+        run.clear()
+
+    for word in words:
+        single = len(word.text) == 1 and word.text.isalnum()
+        if single and run and _same_pitch(run, word) and word.text.isalpha() == run[-1].text.isalpha():
+            run.append(word)
+            continue
+        flush()
+        (run if single else out).append(word)
+    flush()
+    return out
+
+
+SPACED_RUN = 4
+
+
+def _same_pitch(run: list[Word], word: Word) -> bool:
+    gap = word.x0 - run[-1].x1
+    if gap < 0 or gap > SPACED_PITCH * word.height:
+        return False
+    if len(run) < 2:
+        return True
+    first = run[1].x0 - run[0].x1
+    return gap <= 1.5 * first + 0.1 * word.height
+
+
+SPACED_PITCH = 0.9  # a spaced letter's gap, in heights; a word's gap in a spaced title is wider
+SPACED_WORD_GAP = 3.0  # heights between two words of a spaced title that still make one phrase
 
 
 def _word_space(rows: list[list[Word]]) -> float:
@@ -157,7 +237,9 @@ def _segments(words: list[Word], space: float = 0.0) -> list[Segment]:
     gap = max(COLUMN_GAP * heights[len(heights) // 2], SPACES_PER_GAP * space)
     segments = [[words[0]]]
     for prev, word in zip(words, words[1:]):
-        if word.x0 - prev.x1 > gap:
+        # A spaced title sets its words as wide apart as its letters: they stay one phrase.
+        wide = gap if not (prev.spaced or word.spaced) else max(gap, SPACED_WORD_GAP * heights[len(heights) // 2])
+        if word.x0 - prev.x1 > wide:
             segments.append([word])
         else:
             segments[-1].append(word)
@@ -207,6 +289,61 @@ class Layout:
         found = self.find(label, parse, **kwargs)
         return max(found, key=lambda f: f.confidence) if found else None
 
+    def find_wrapped(self, label: str | re.Pattern, parse: Callable[[str], object], *,
+                     is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
+        """Values next to a short label broken onto two lines ("Closing" over "balance  -9.429,12"), read
+        as if it were whole on its second line, where its value stands: a cell of one to three words
+        and no figure, and close below it, in its column, the rest. Only matches that span the break
+        (any other `find` already sees); the lines are copied only where one does."""
+        pattern = label if isinstance(label, re.Pattern) else re.compile(label, re.IGNORECASE)
+        found = []
+        for li, (line, nxt) in enumerate(zip(self.lines, self.lines[1:])):
+            if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
+                continue
+            for cell in line.segments:
+                if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
+                    continue
+                rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
+                if rest is None or re.search(r"\d", rest.words[0].text):
+                    continue
+                first = rest.words[0]
+                text = f"{cell.text} {first.text}"
+                if not any(m.start() < len(cell.text) < m.end() for m in pattern.finditer(text)):
+                    continue
+                whole = Word(text, first.x0, first.y0, first.x1, first.y1, first.page, min(first.conf, cell.conf))
+                swap = [whole if w is first else w for w in nxt.words]
+                joined = Line(nxt.page, swap, [Segment([whole if w is first else w for w in seg.words])
+                                               for seg in nxt.segments])
+                shadow = Layout([])
+                shadow.lines, shadow.scanned = self.lines[:li + 1] + [joined] + self.lines[li + 2:], self.scanned
+                for si, segment in enumerate(joined.segments):
+                    for m in pattern.finditer(segment.text):
+                        hit = shadow._value_near(li + 1, si, m, parse, is_label, below)
+                        if hit is not None:
+                            found.append(hit)
+        return found
+
+    def column_text(self) -> str:
+        """The text read column by column: on a page set in two columns of prose (many lines whose
+        second part starts at one x), the left column's lines, then the right's; other pages as they
+        stand. A sentence that runs on in its column is read whole."""
+        out = []
+        for page in dict.fromkeys(line.page for line in self.lines):
+            lines = [line for line in self.lines if line.page == page]
+            starts: dict[int, int] = {}
+            for line in lines:
+                for segment in line.segments[1:]:
+                    starts[round(segment.x0 / COLUMN_SNAP)] = starts.get(round(segment.x0 / COLUMN_SNAP), 0) + 1
+            snap, count = max(starts.items(), key=lambda item: item[1], default=(0, 0))
+            if count < max(MIN_COLUMN_LINES, COLUMN_SHARE * len(lines)):
+                out += [line.text for line in lines]
+                continue
+            x = snap * COLUMN_SNAP - COLUMN_SNAP
+            left = [" ".join(s.text for s in line.segments if s.x0 < x) for line in lines]
+            right = [" ".join(s.text for s in line.segments if s.x0 >= x) for line in lines]
+            out += [text for text in left + right if text]
+        return "\n".join(out)
+
     def address_blocks(self) -> list[tuple[str, int, int]]:
         """(name line, page, line index) of each postal address: a line of words above a street
         with a house number and a postcode with a town, left-aligned in one column. The name line
@@ -250,12 +387,23 @@ class Layout:
             value = parse(rest)
             if value is not None:
                 return Found(value, label_text, "right", RIGHT_SAME_SEGMENT, line.page, rest)
+        passed_label = False
         for neighbour in line.segments[si + 1:si + 4]:
             if is_label and is_label(neighbour.text):
                 break
             value = parse(_lead_in(neighbour.text))
+            if value is not None and _figure(value) and (passed_label or labelled_cell(neighbour.text)):
+                # The next column's own label with its figure ("KV-Beitrag 120,00", or "KV-Beitrag" and
+                # "120,00" apart, beside a label whose figure is missing): two columns of deductions
+                # side by side, not this label's value.
+                break
+            passed_label = passed_label or (value is None and labelled_cell(neighbour.text + " 0"))
             if value is not None:
                 return Found(value, label_text, "right-column", RIGHT_NEXT_SEGMENT, line.page, neighbour.text)
+        if rest and UNFINISHED.search(rest):
+            hit = self._continued(li, segment, label_text, rest, parse)
+            if hit is not None:
+                return hit
         hit = self._wrapped(li, si, label_text, parse, is_label)
         if hit is not None:
             return hit
@@ -276,6 +424,27 @@ class Layout:
                     if value is not None:
                         return Found(value, label_text, "next-line", NEXT_LINE, line.page, first_segment.text)
         return None
+
+    def _continued(self, li, segment, label_text, rest, parse) -> Found | None:
+        """A value broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026"), its first line
+        UNFINISHED: what follows the label, read together with the cell that stands close below it
+        in its column (another column may stand beside it)."""
+        line = self.lines[li]
+        if li + 1 >= len(self.lines):
+            return None
+        nxt = self.lines[li + 1]
+        if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
+            return None
+        below = next((cell for cell in nxt.segments
+                      if segment.x0 - line.height <= cell.x0 <= segment.x1 and cell.x1 <= segment.x1 + 4 * line.height),
+                     None)
+        if below is None:
+            return None
+        joined = f"{rest} {below.text}"
+        value = parse(joined)
+        if value is None or parse(below.text) == value:
+            return None  # the next line's cell alone is the value: not a continuation
+        return Found(value, label_text, "continued", CONTINUED, line.page, joined)
 
     def _wrapped(self, li, si, label_text, parse, is_label) -> Found | None:
         """A long label wrapped onto a second line, its value at the end of that line (a form's
@@ -385,6 +554,23 @@ def cell_in_column(row: Line, span: tuple[float, float, float], reach: float) ->
     cells = [(min(c.x1, x1 + pad) - max(c.x0, x0 - pad), c) for c in row.segments[1:]]
     overlap, cell = max(cells, key=lambda pair: pair[0], default=(0, None))
     return cell if cell is not None and overlap > 0 else None
+
+
+def _figure(value) -> bool:
+    return isinstance(value, str) and FIGURE.fullmatch(value) is not None
+
+
+FIGURE = re.compile(r"-?\d+\.\d{2}")
+# A word before a figure that is no label: a currency, a sign, a unit of a rate.
+NOT_A_LABEL = re.compile(r"^(?:eur|euro|usd|chf|gbp|ca|rd|zzgl|abzgl|minus|plus|soll|haben|cr|dr)\.?$", re.IGNORECASE)
+
+
+def labelled_cell(text: str) -> bool:
+    """Whether a cell holds a label of its own before its figure ("KV-Beitrag 120,00", "Kirchensteuer
+    8 % 23,10"): a word of three letters or more, not a currency, before the first digit."""
+    head = re.split(r"[-+−]?\s?[€$£]?\s?\d", text.strip(), maxsplit=1)[0]
+    return any(len(re.sub(r"[^\w]", "", word)) >= 3 and not NOT_A_LABEL.match(word.strip(" :|.()"))
+               and re.search(r"[^\W\d_]{3}", word) for word in head.split())
 
 
 def _lead_in(text: str) -> str:

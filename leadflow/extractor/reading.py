@@ -16,6 +16,7 @@ from pypdf.errors import FileNotDecryptedError, PyPdfError
 
 from leadflow.extractor import mrz, ocr, photo, sniff
 from leadflow.extractor.layout import Layout, Word, words_from_pdfplumber_page
+from leadflow.extractor.normalise import despace
 from leadflow.extractor.errors import TooLarge, Unreadable, UnsupportedType
 
 log = logging.getLogger(__name__)
@@ -205,11 +206,12 @@ def normalize_text(text: str) -> str:
 def _page_text(page, number: int) -> str:
     # Layout mode keeps a label and its value on one line, as OCR does, so one set of field
     # patterns serves both; some odd fonts break it, and plain mode is the fallback.
+    # A title set in spaced letters is read as the word it spells (normalise.despace).
     try:
-        return normalize_text(page.extract_text(extraction_mode="layout") or "")
+        return despace(normalize_text(page.extract_text(extraction_mode="layout") or ""))
     except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError, ZeroDivisionError):
         log.debug("layout extraction failed on page %d; plain mode", number)
-    return normalize_text(page.extract_text() or "")
+    return despace(normalize_text(page.extract_text() or ""))
 
 
 def _add_text_layer_words(data: bytes, pages: list[Page]) -> None:

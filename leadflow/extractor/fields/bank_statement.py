@@ -35,6 +35,8 @@ OPENING = lexicon("alter kontostand", "alter saldo", "anfangs saldo", "saldo alt
 CLOSING = lexicon("neuer kontostand", "neuer saldo", "end saldo", "saldo neu", "end bestand", "schluss saldo",
                   "closing balance", "new balance", "ending balance", "final balance", "balance carried forward",
                   "kontostand am ende")
+FROM_LABEL = lexicon("von", "vom", "from", "zeitraum von", "period from", "start date", "beginn")
+TO_LABEL = lexicon("bis", "bis zum", "to", "until", "end date", "ende")
 MONTH_PERIOD = lexicon("auszugs zeitraum", "zeitraum", "statement period", "period", "konto auszug", "auszug",
                        "account statement", "bank statement", "statement", "monat", "month")
 DATED_BALANCE = lexicon(r"re:(?:konto)?stand\s+(?:am|vom|per|zum)", r"re:saldo\s+(?:am|vom|per|zum)",
@@ -51,6 +53,7 @@ BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|
 # "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it ("Beziige").
 SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bez(?:ü|u|ii)e?ge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
 BOOKING = re.compile(r"^\d{2}\.\d{2}\.(?:\d{2,4})?\s")
+WRAPPED_RANGE = re.compile(r"(\d{4}\s*(?:-|–|bis|to))[ \t]*\n[ \t]*(?=\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
 FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
 
 # The bookings table: a line that starts with a date, and the column headers that say what an amount is.
@@ -68,8 +71,34 @@ AMOUNT_HEADER = re.compile(r"^(?:betrag|umsatz|amount|wert|betrag eur|betrag in 
 VALUE_DATE_HEADER = re.compile(r"^wert\b", re.IGNORECASE)  # an amount's head, or the value date's ("Wert")
 BALANCE_HEADER = re.compile(r"^(?:saldo|balance|kontostand)\b", re.IGNORECASE)
 
+def _bookings_inside(start: str, end: str, rows: list[dict]) -> bool:
+    """Whether the bookings' dates lie inside the period (a few days' slack: value dates, a booking
+    on the next working day), and the period is theirs: it starts and ends near them (a start read
+    from one line and an end from another make no period that merely holds them)."""
+    days = sorted(row["date"] for row in rows if row.get("date"))
+    if len(days) < MIN_DATED_BOOKINGS:
+        return True
+    low = (date.fromisoformat(start) - timedelta(days=SLACK_DAYS)).isoformat()
+    high = (date.fromisoformat(end) + timedelta(days=SLACK_DAYS)).isoformat()
+    near = ((date.fromisoformat(days[0]) - date.fromisoformat(start)).days <= NEAR_DAYS
+            and (date.fromisoformat(end) - date.fromisoformat(days[-1])).days <= NEAR_DAYS)
+    return near and sum(low <= day <= high for day in days) >= INSIDE_SHARE * len(days)
+
+
+def _bookings_add_up(opening: str, rows: list[dict], closing: str) -> bool:
+    """The opening balance and every booking make the closing balance, to the cent."""
+    moved = sum(Decimal(row["amount"]) for row in rows)
+    return abs(Decimal(opening) + moved - Decimal(closing)) < Decimal("0.01")
+
+
+MIN_DATED_BOOKINGS = 2
+SLACK_DAYS = 4
+INSIDE_SHARE = 0.8
+NEAR_DAYS = 40  # the first and last bookings stand this close to the period's ends
+
 CHECKS = (
     Check(("period_start", "period_end"), lambda start, end: start < end),
+    Check(("opening_balance", "bookings", "closing_balance"), _bookings_add_up, lowers=False),
 )
 DAY_GROUPS = 0.8  # bookings read under their day's heading
 
@@ -92,7 +121,14 @@ def parse(reading) -> FieldsRead:
         f.offer("holder", p.person_name(line), STRUCTURE, "address block", page)
     for hit in layout.find(PERIOD, _range, is_label=IS_LABEL) if layout else ():
         _offer_period(f, *hit.value, hit.confidence, hit.label, hit.page)
-    m = FLAT_PERIOD.search(text)
+    # A period by two labels of its own, each with its date ("Von: 01/07/2026" ... "Bis: 30/09/2026").
+    if layout:
+        starts = {hit.value for hit in layout.find(FROM_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
+        ends = {hit.value for hit in layout.find(TO_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
+        if len(starts) == 1 and len(ends) == 1 and min(starts) < min(ends):
+            _offer_period(f, min(starts), min(ends), FLAT_LABEL - 0.05, "from/to")
+    # A period broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026") read as one line.
+    m = FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", text))
     if m:
         _offer_period(f, p.iso_date(m.group(1)), p.iso_date(m.group(2)), FLAT_LABEL)
     _offer_period(f, *_unlabelled_range(text), STRUCTURE)
@@ -114,14 +150,12 @@ def parse(reading) -> FieldsRead:
     # closing balance's ("Kontostand am 30.09.2026" ... "am 31.10.2026": October). Below a printed
     # period; above the month of a title ("Kontoauszug 10/2026" may count statements, not months).
     start, end = _period_of_balances([day for day, _ in pairs])
-    f.offer("period_start", start, STRUCTURE, "Kontostand am")
-    f.offer("period_end", end, STRUCTURE, "Kontostand am")
+    _offer_period(f, start, end, STRUCTURE, "Kontostand am")
     if not f.candidates["period_start"]:
         # A statement for a calendar month names only the month ("Oktober 2026").
         for hit in layout.find(MONTH_PERIOD, _statement_month, is_label=IS_LABEL) if layout else ():
             first, last = _month_bounds(hit.value)
-            f.offer("period_start", first, hit.confidence - 0.2, hit.label, hit.page)
-            f.offer("period_end", last, hit.confidence - 0.2, hit.label, hit.page)
+            _offer_period(f, first, last, hit.confidence - 0.2, hit.label, hit.page)
     credits, sure = salary_credits_in_layout(layout, columns) if layout else (None, 0.0)
     lines = bookings.in_layout(layout, BOOKING_DATE, lambda block: _booking_amount(block, columns),
                                last_amount="balance" not in columns) if layout else None
@@ -134,8 +168,41 @@ def parse(reading) -> FieldsRead:
     else:
         f.offer("salary_credits", salary_credits(text), GUESS + 0.1)
     f.offer("bookings", lines or grouped, 0.9 if columns else DAY_GROUPS if grouped else 0.75, "bookings table")
-    f.offer("bookings", bookings.in_text(text) or None, GUESS + 0.1)
-    return f.resolve(CHECKS)
+    flat_bookings = bookings.in_text(text) or None
+    f.offer("bookings", flat_bookings, GUESS + 0.1)
+    # The bookings' own dates bound the period when the header's reading is unsure or wrong: a
+    # candidate the cross-check may choose (CHECKS), weaker than any printed period.
+    start, end = period_of_bookings(lines or grouped or flat_bookings or [])
+    _offer_period(f, start, end, BOOKINGS_PERIOD, "bookings' dates")
+    return f.resolve((*_period_checks(f), *CHECKS))
+
+
+def _period_checks(f: Findings) -> tuple[Check, ...]:
+    """A period is one reading: its start and end are chosen together, never one from each of two
+    (every offer goes through _offer_period). Among the readings, the bookings' dates choose ("Nr.
+    5/2026" read as May beside October's bookings is no period); the bookings may be read
+    incompletely, so a failure lowers nothing."""
+    read = set(zip((c.value for c in f.candidates["period_start"]), (c.value for c in f.candidates["period_end"])))
+    return (Check(("period_start", "period_end"), lambda start, end: (start, end) in read, lowers=False),
+            Check(("period_start", "period_end", "bookings"),
+                  lambda start, end, rows: (start, end) in read and _bookings_inside(start, end, rows), lowers=False))
+
+
+def period_of_bookings(rows: list[dict]) -> tuple[str | None, str | None]:
+    """The period the bookings' dates span: their calendar month when all fall in one, else from the
+    first date to the last when that is a statement's length; (None, None) otherwise."""
+    days = sorted(row["date"] for row in rows if row.get("date"))
+    if len(days) < MIN_DATED_BOOKINGS:
+        return None, None
+    first, last = days[0], days[-1]
+    if first[:7] == last[:7]:
+        return _month_bounds(first[:7])
+    if (date.fromisoformat(last) - date.fromisoformat(first)).days <= PERIOD_DAYS[1]:
+        return first, last
+    return None, None
+
+
+BOOKINGS_PERIOD = GUESS  # weaker than a printed period; a cross-check may still choose it
 
 
 def salary_credits_in_layout(layout: Layout, columns: dict[str, float]) -> tuple[list[str] | None, float]:
@@ -315,6 +382,8 @@ def _dated_pairs(layout: Layout) -> list[tuple[str | None, Found]]:
         return [(None, hit) for hit in layout.find(DATED_BALANCE, _dated_amount, is_label=IS_LABEL, below=False)]
     with_amount = {day for day, hit in pairs if hit is not None}
     pairs = [(day, hit) for day, hit in pairs if hit is not None or day not in with_amount]
+    # The same balance printed twice (in the head and again above the bookings) is one balance.
+    pairs = list({(day, hit.value if hit else None): (day, hit) for day, hit in pairs}.values())
     if any(day is None or hit is None for day, hit in pairs) or len({day for day, _ in pairs}) != len(pairs):
         return []
     return sorted(pairs, key=lambda pair: pair[0])
@@ -365,8 +434,12 @@ def _dated_amount(raw: str) -> str | None:
 
 
 def _statement_month(raw: str) -> str | None:
-    # "Kontoauszug Nr. 8/2026" counts statements, not months.
-    return None if re.match(r"\s*(?:nr|no|nummer|number)\b", raw, re.IGNORECASE) else p.month_period(raw)
+    # "Kontoauszug Nr. 8/2026", "Auszug-Nr. 8/2026", "Statement # 8/2026" count statements, not months.
+    return None if STATEMENT_NUMBER.match(raw) else p.month_period(raw)
+
+
+STATEMENT_NUMBER = re.compile(r"[\s\-:|.]*(?:nr|no|nummer|number|#|blatt|sheet|seite|page)\b|[\s\-:|.]*#",
+                              re.IGNORECASE)
 
 
 def _month_bounds(month: str) -> tuple[str, str]:

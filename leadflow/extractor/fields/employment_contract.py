@@ -17,6 +17,10 @@ SCHEMAS: dict[str, dict] = {
 
 EMPLOYER = re.compile(r"\b(?:zwischen|between)\W+(?:der|dem|the company)?\s*([^,\n(]+?)\s*[,(]", re.IGNORECASE)
 EMPLOYEE = re.compile(r"\b(?:und|and)\s+(?:\(\d\)\s*)?(?:Herrn?\s|Frau\s|Mr\.?\s|Mrs\.?\s|Ms\.?\s)?\s*([^,\n(]+?)\s*[,(]")
+SALUTED_PARTY = re.compile(r"\b(?:und|and)\s+(?:\(\d\)\s*)?(?:Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)[ \t]+([^\n,(;]+)",
+                           re.IGNORECASE)
+NAME_END = re.compile(r"\s(?:wohnhaft|geb\.|geboren|residing|resident|born|living|nachfolgend|hereinafter|als|as"
+                      r"|[-–—])(?:\s|$)|\s{2,}", re.IGNORECASE)
 # A party named before its role: "X GmbH, Straße 1, Ort - nachfolgend „Arbeitgeber“ genannt -",
 # "(1) X GmbH, ... (the "Employer")".
 ROLE = re.compile(r"(?:nachfolgend|im folgenden:?|hereinafter(?: referred to as)?|the|als|as|\()\s*[„\"“'”]?\s*"
@@ -25,6 +29,7 @@ ROLE = re.compile(r"(?:nachfolgend|im folgenden:?|hereinafter(?: referred to as)
 PARTY_START = re.compile(r"(?:zwischen|between|\bund\b|\band\b|\(\d\)|genannt\s*-?|parties|vertragsparteien)\s*",
                          re.IGNORECASE)
 START = re.compile(r"(?:beginnt\s+am|beginnt\s+zum|beginnt\s+mit\s+wirkung\s+zum|Beginn\s+am|Eintritt\s+am"
+                   r"|(?:tritt|trat)\s+(?:am|zum|mit\s+wirkung\s+vom)"
                    r"|commences\s+on|commence\s+on|starts?\s+on|begins?\s+on|start\s+date:?"
                    r"|mit\s+wirkung\s+(?:vom|zum|ab)|ab\s+dem|effective\s+(?:from|as\s+of))\s*([^\n]{0,40})",
                    re.IGNORECASE)
@@ -81,6 +86,8 @@ CHECKS = (
 def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
     flat = re.sub(r"\s*\n\s*", " ", text)  # contract prose wraps mid-sentence
+    # A contract set in two columns: its sentences read on down their column, not across the page.
+    columns = re.sub(r"\s*\n\s*", " ", layout.column_text()) if layout else flat
     f = Findings([*SCHEMAS, MONTHLY_SALARY])
     f.look(layout, "employer", EMPLOYER_LABEL, p.company_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_LABEL, p.person_name, is_label=IS_LABEL)
@@ -96,6 +103,11 @@ def parse(reading) -> FieldsRead:
         f.offer("employer", p.company_name(employer.group(1)) or _organisation(employer.group(1)), FLAT_LABEL - 0.1)
     for employee in EMPLOYEE.finditer(flat):
         f.offer("employee", p.person_name(employee.group(1)), FLAT_LABEL - 0.1)
+    # The opening clause's second party after a salutation ("zwischen ... und Herrn Max Mustermann"),
+    # its name ending with its line or the words that follow a name (wohnhaft, geb., residing).
+    for employee in SALUTED_PARTY.finditer(text):
+        name = NAME_END.split(employee.group(1))[0]
+        f.offer("employee", p.person_name(name), FLAT_LABEL - 0.05, "party")
     f.offer("employer", p.company(text), GUESS)
     # A letter that is the contract names the employee only in its address window.
     f.offer("employer", p.sender(text), STRUCTURE)
@@ -116,7 +128,22 @@ def parse(reading) -> FieldsRead:
     monthly = _monthly_salary(flat)
     f.offer("annual_salary", _annual_salary(flat, monthly), FLAT_LABEL)
     f.offer(MONTHLY_SALARY, monthly, FLAT_LABEL)
+    if columns != flat:
+        _offer_prose(f, columns, COLUMNS_WEIGHT)
     return f.resolve(CHECKS)
+
+
+COLUMNS_WEIGHT = 0.05  # below the same reading of the page's lines as they stand
+
+
+def _offer_prose(f: Findings, prose: str, less: float) -> None:
+    """The start date and the pay as the prose states them, read from a column reading of the page."""
+    start = START.search(prose)
+    if start and not (AMENDMENT.search(prose[:HEAD_CHARS]) and CHANGE_TRIGGER.match(start.group(0))):
+        f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL - less, "column")
+    monthly = _monthly_salary(prose)
+    f.offer("annual_salary", _annual_salary(prose, monthly), FLAT_LABEL - less, "column")
+    f.offer(MONTHLY_SALARY, monthly, FLAT_LABEL - less, "column")
 
 
 def _parties(flat: str) -> list[tuple[str, str]]:

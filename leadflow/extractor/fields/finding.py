@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from leadflow.extractor.layout import Found, Layout
+from leadflow.extractor.normalise import fold_pattern
 
 # How sure a value is, by how it was found (the layout's relations carry their own, 0.8-0.95).
 FLAT_LABEL = 0.85  # the flat-text reader found it right after a label
@@ -30,9 +31,13 @@ class Candidate:
 
 @dataclass
 class Check:
-    """A rule over chosen values that genuine documents obey (net below gross ...)."""
+    """A rule over chosen values that genuine documents obey (net below gross ...). Among each field's
+    best candidates, the combination that obeys it is chosen. When none does, the values stay and,
+    unless `lowers` is false, their confidence falls: a rule whose inputs may be incomplete (a
+    statement's bookings, a total of deductions) chooses, but its failure says nothing."""
     names: tuple[str, ...]
     holds: Callable[..., bool]
+    lowers: bool = True
 
 
 @dataclass
@@ -74,6 +79,12 @@ class Findings:
         if not found and layout.scanned and label in MISREAD:
             found = layout.find(MISREAD[label], parse, is_label=is_label, below=below, skip_line=skip_line)
             weight *= MISREAD_WEIGHT
+        if not found:
+            # A label broken onto two lines ("Closing" / "balance  -9.429,12 EUR"): for figures and
+            # dates only, as a name's words may be any line's.
+            found = [hit for hit in layout.find_wrapped(label, parse, is_label=is_label, below=below)
+                     if re.search(r"\d", repr(hit.value))]
+            weight *= UNWRAPPED
         self.offer_found(name, found, weight)
 
     def offer_addressee(self, name: str, layout: Layout, text: str, addressee) -> None:
@@ -106,6 +117,8 @@ class Findings:
                 passing = [combo for combo in itertools.product(*alternatives)
                            if _holds(check, dict(zip(check.names, combo)))]
                 if not passing:
+                    if not check.lowers:
+                        continue
                     for n in check.names:
                         chosen[n] = Candidate(chosen[n].value, min(chosen[n].confidence, FAILED_CHECK),
                                               chosen[n].label, chosen[n].page)
@@ -137,14 +150,17 @@ def plain(fields: dict, names: Iterable[str], confidence: float) -> FieldsRead:
 
 def lexicon(*labels: str) -> re.Pattern:
     """One pattern for a field's label variants. Spaces in a variant also match hyphens, line
-    breaks or nothing ("Gesamt brutto", "Gesamt-Brutto", "Gesamtbrutto")."""
+    breaks or nothing ("Gesamt brutto", "Gesamt-Brutto", "Gesamtbrutto"); umlauts also their
+    spelt-out and dotless forms, and spelt-out ones the umlaut (normalise.fold_pattern)."""
     parts = []
     for label in labels:
         parts.append(label.replace(" ", r"[\s\-]?") if not label.startswith("re:") else label[3:])
+    # Only labels of five letters or more: a short one ("net", "ust") hides inside too many words.
+    long_parts = [fold_pattern(part) for part in parts if len(re.sub(r"[^a-zäöüß]", "", part.lower())) >= 5]
+    # Compared in normal form: umlauts in any spelling ("UEBERWEISUNGSBETRAG"), any case.
+    parts = [fold_pattern(part) for part in parts]
     alternatives = "|".join(parts)
     pattern = re.compile(r"(?<![\w\-.])(?:" + alternatives + r")(?![\w])", re.IGNORECASE)
-    # Only labels of five letters or more: a short one ("net", "ust") hides inside too many words.
-    long_parts = [part for part in parts if len(re.sub(r"[^a-zäöüß]", "", part.lower())) >= 5]
     if long_parts:
         LOOSE[pattern] = re.compile("(?:" + "|".join(long_parts) + ")", re.IGNORECASE)
     misread = [_misread(label) for label in labels
@@ -156,6 +172,7 @@ def lexicon(*labels: str) -> re.Pattern:
 
 LOOSE: dict[re.Pattern, re.Pattern] = {}  # a lexicon's pattern -> the same labels inside words
 GLUED = 0.85  # a label found inside a word on a scan is a little less sure
+UNWRAPPED = 0.95  # a label read across a line break
 # A long label as OCR misreads it on a scan ("Einkommensteuen", "Solidaritatszuschlag",
 # "zu versteuemdes Einkommen"): each letter may be read as its look-alike. Only plain labels of
 # ten letters or more: that many letters, each one of two or three, still name one label.

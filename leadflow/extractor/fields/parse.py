@@ -7,6 +7,8 @@ from decimal import Decimal, InvalidOperation
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
+from leadflow.extractor.normalise import repair_numbers
+
 # 1.234,56  1234,56  -854,50  854,50-  + 2.780,70  1,234.56  1234.56  (the sign may stand apart)
 AMOUNT = re.compile(
     r"(?<![\w.,/:])([-+−]\s{0,3})?(\d{1,3}(?:[.,’' ]\d{3})+|\d+)([.,]\d{2})(?![\d/]|[.,]\d|\s?%)(-(?![ \t]*[\d-]))?")
@@ -73,7 +75,9 @@ def euros(raw: str) -> str | None:
 def _ocr_repaired(raw: str) -> str:
     """Amounts as OCR garbles them, where no printed style could mean anything else:
     "20::693,52" and "20:693,52" (a dot read as colons), "508 ,59" (a space before the cents),
-    "1,286,91" (a thousands dot read as a comma)."""
+    "1,286,91" (a thousands dot read as a comma); letters inside a figure ("1.2O4,5O") and a currency
+    glued to it ("EUR1.234,56"): normalise.repair_numbers."""
+    raw = repair_numbers(raw)
     raw = re.sub(r"(?<=\d)[:;]{1,2}(?=\d{3}[.,]\d{2}(?!\d))", ".", raw)
     raw = re.sub(r"(?<=\d) (?=[.,]\d{2}(?![\d.,]))", "", raw)
     return re.sub(r"(?<![\d.,])(\d{1,3}),(\d{3}),(\d{2})(?![\d.,])", r"\1.\2,\3", raw)
@@ -217,13 +221,14 @@ def year(raw: str) -> int | None:
 def person_name(raw: str) -> str | None:
     """A person's name as printed: two to four name words ("Rahul Mustermann", "Dr. Anna
     Schmidt-Weber", "MUSTERMANN, ERIKA" turned to "ERIKA MUSTERMANN"); no digits, no legal form."""
-    text = re.sub(r"^(?:Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)\s+", "", raw.strip(" :|,;"))
+    # The salutation in any case: an address block in capitals reads "HERRN MAX MUSTERMANN".
+    text = re.sub(r"^(?:Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)\s+", "", raw.strip(" :|,;"), flags=re.IGNORECASE)
     if not text or re.search(r"\d|@", text) or LEGAL_FORM.search(text):
         return None
     if text.count(",") == 1:
         last, first = (part.strip() for part in text.split(","))
         text = f"{first} {last}"
-    words = [w for w in text.split() if not re.fullmatch(r"(?:Dr|Prof|Dipl\.-\w+)\.?", w)]
+    words = [w for w in text.split() if not re.fullmatch(r"(?:Dr|Prof|Dipl\.-\w+)\.?", w, re.IGNORECASE)]
     if not 2 <= len(words) <= 4:
         return None
     # Any alphabet's capitalised word too ("João", "FERNÁNDEZ", "O'Connor").
@@ -425,13 +430,15 @@ def addressee(text: str) -> str | None:
         m = SALUTATION.match(cols[0]) if cols else None
         if not m:
             continue
-        rest = cols[0][m.end():].split()
+        rest = [w for w in cols[0][m.end():].split() if not TITLE.fullmatch(w)]
         # "Herrn Rahul Mustermann" on one line; OCR may also glue another column's labels on,
         # so only a short run of capitalised words counts as a name here.
-        if 2 <= len(rest) <= 3 and all(NAME_WORD.fullmatch(w) for w in rest):
+        if 2 <= len(rest) <= 3 and (all(NAME_WORD.fullmatch(w) for w in rest) or _capitals(m.group(1), rest)):
             return " ".join(rest)
         below = segments(all_lines[index + 1])
         words = [w for w in below[0].split() if not TITLE.fullmatch(w)] if below else []
+        if 2 <= len(words) <= 3 and _capitals(m.group(1), words):
+            return " ".join(words)
         if len(words) <= 3:
             if words and all(_name_word(w) for w in words) \
                     and not PARTICLE.fullmatch(words[0]) and not PARTICLE.fullmatch(words[-1]):
@@ -448,6 +455,12 @@ def addressee(text: str) -> str | None:
     return None
 
 
+def _capitals(salutation: str, words: list[str]) -> bool:
+    """A name in capitals after a salutation in capitals ("HERRN MAX MUSTERMANN"), as an address block
+    set all in capitals prints it; not a label in capitals ("IBAN") after a salutation in lower case."""
+    return salutation.isupper() and all(LETTERS.fullmatch(w) and w.isupper() for w in words)
+
+
 def _name_word(word: str) -> bool:
     """A word of a person's name: capitalised, not all capitals ("IBAN"), or a particle ("van", "dos")."""
     if NAME_WORD.fullmatch(word) or PARTICLE.fullmatch(word):
@@ -456,8 +469,8 @@ def _name_word(word: str) -> bool:
         and all(part[:1].isupper() for part in re.split(r"['’-]", word) if len(part) > 1)
 
 
-SALUTATION = re.compile(r"(Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?)(?=\s|$)")
-TITLE = re.compile(r"Dr\.|Prof\.|Dipl\.-\w+\.?")  # "Herrn / Dr. Wei Zhang": the title is no name
+SALUTATION = re.compile(r"(Herrn?|Frau|Mr\.?|Mrs\.?|Ms\.?|HERRN?|FRAU|MR\.?|MRS\.?|MS\.?)(?=\s|$)")
+TITLE = re.compile(r"Dr\.|Prof\.|Dipl\.-\w+\.?|DR\.|PROF\.")  # "Herrn / Dr. Wei Zhang": the title is no name
 NAME_WORD = re.compile(r"[A-ZÄÖÜ][a-zäöüßéèáàíóúñç'\-]+(?:-[A-ZÄÖÜ][a-zäöüß]+)?|[A-ZÄÖÜ]\.")
 # Any alphabet's capitalised word, its parts joined by hyphens or apostrophes ("João", "O'Connor").
 LETTERS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")

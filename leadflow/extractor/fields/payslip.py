@@ -4,6 +4,7 @@ import re
 from datetime import date
 from decimal import Decimal
 
+from leadflow.extractor.fields import deductions as d
 from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.finding import (FLAT_LABEL, GUESS, MISREAD, STRUCTURE, UNLABELLED, Check, FieldsRead,
                                                Findings, label_test, lexicon)
@@ -30,6 +31,7 @@ EMPLOYEE_PLAIN = lexicon("name")  # "Name  Anna Kowalska" in a slip's facts; wea
 PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs periode", "lohn zeitraum",
                  "entgelt zeitraum", "pay period", "payroll period", "pay date period", "period", "zeitraum",
                  "monat", "month", r"re:(?:zahlungs|bezugs|besoldungs|lohn|gehalts|entgelt)-?\s?(?:monat|zeitraum)",
+                 r"re:abr\.\s?-?\s?(?:monat|zeitraum|periode)",  # abbreviated: "Abr.-Monat", "Abr. Zeitraum"
                  r"re:(?:abrechnung|bezüge|lohn|gehalt|entgelt)\S*[^|]{0,40}?\b(?:f(?:ü|ii|u)r|for)(?=\s)",
                  r"re:(?:payslip|pay slip|salary statement|earnings statement)\s(?:for)(?=\s)")
 # A slip's title with its month after it ("Entgeltabrechnung 10.2026", "Gehaltsabrechnung Oktober 2026"):
@@ -37,7 +39,7 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
 TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung",
                        r"re:(?:bezüge|besoldungs)mitteilung", r"re:mitteilung\s(?:über\s)?(?:die\s)?(?:bezüge|besoldung)", "payslip",
                        "pay slip", "salary statement")
-TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class")  # OCR: StKI
+TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
                 "brutto gesamt", "gesamt bezüge", "summe der bezüge", "summe der brutto bezüge", "gross pay", "gross wages", "total gross pay",
@@ -50,6 +52,7 @@ NET_PLAIN = lexicon("netto", "net")
 PAYOUT = lexicon("auszahlungs betrag", "auszahl betrag", "auszahlung", "überweisungs betrag", "amount paid",
                  "payout", "pay out", "payment amount", "bank transfer",
                  "net payment", "zahlbetrag", "ausgezahlter betrag", "transfer amount", "amount transferred",
+                 "transferred amount", "überwiesener betrag",
                  "zu überweisen", "überweisung", r"re:transferred\s+to\s+(?:your\s+)?(?:bank\s+)?account")
 IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto", "account", "bank account", "überweisung an")
 IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
@@ -85,11 +88,18 @@ YEAR_TO_DATE = re.compile(r"(?:[lI1]fd\.?|laufendes|aktuelles)\s?jahr|jahres\s?-
 THIS_MONTH = re.compile(r"(?:[lI1]fd\.?\s?|laufender\s|aktueller\s)?monat|this\s+(?:period|month)|current(?:\s+(?:period|month))?",
                         re.IGNORECASE)
 RUNNING_REACH = 14  # lines under a column head that its columns still hold
+# A line of the issuer's own particulars: its register entry, its managers, its bank account with BIC.
+ISSUER_LINE = re.compile(r"\bBIC\b|amtsgericht|\bHRB?\s?\d|\bsitz\b|geschäftsführ|ust-?id|registered office"
+                         r"|company reg", re.IGNORECASE)
 MONTH_COLUMN_REACH = 2  # heights a figure may stand off its column head's words (right-aligned under it)
 MONTH_COLUMN = 0.96  # a figure in the month's column, in the row of its label
 
 CHECKS = (
     Check(("net", "gross"), lambda net, gross: Decimal(net) < Decimal(gross)),
+    # The slip's own arithmetic chooses among the readings; its sums may miss a term, so a failure
+    # lowers nothing.
+    Check(("gross", d.DEDUCTIONS, "net"), d.gross_less_deductions, lowers=False),
+    Check(("net", d.NET_DEDUCTIONS, "payout"), d.net_less_deductions, lowers=False),
     # The payout is the net pay less or plus a few net items (a company car, a travel allowance).
     Check(("payout", "net"), lambda payout, net: Decimal("0.3") * Decimal(net) <= Decimal(payout)
           <= Decimal("1.3") * Decimal(net)),
@@ -98,7 +108,7 @@ CHECKS = (
 
 def parse(reading) -> FieldsRead:
     text, layout = reading.text, reading.layout
-    f = Findings(SCHEMAS)
+    f = Findings([*SCHEMAS, d.DEDUCTIONS, d.NET_DEDUCTIONS])
     f.look(layout, "employer", EMPLOYER, p.company_name, is_label=IS_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)
     # The layout's lines first: OCR's text may break a small-print line apart.
@@ -133,6 +143,13 @@ def parse(reading) -> FieldsRead:
             f.candidates[name] = [c for c in f.candidates[name] if c.value not in stale]
     f.look(layout, "iban", IBAN_LABEL, p.iban, is_label=IS_LABEL)
     f.offer("iban", p.iban(text), STRUCTURE + 0.05)  # check digits passed, though no label was seen
+    # The issuer's own account in its footer ("Musterbank AG · IBAN ... · BIC ..." beside its register
+    # entry) is not where the pay went: any other IBAN is the employee's.
+    issuers = {p.iban(line) for line in p.lines(layout_text or text) if ISSUER_LINE.search(line)} - {None}
+    if any(c.value not in issuers for c in f.candidates["iban"]):
+        f.candidates["iban"] = [c for c in f.candidates["iban"] if c.value not in issuers]
+    d.offer_sums(f, layout, IS_LABEL, NET, PAYOUT)
+    _worked_out(f)
     if not f.candidates["net"]:
         # Without deductions after net pay the payout is the net pay; a guess, so a person checks it.
         for option in f.options("payout")[:1]:
@@ -147,12 +164,39 @@ def parse(reading) -> FieldsRead:
     return f.resolve(CHECKS)
 
 
+def _worked_out(f: Findings) -> None:
+    """A figure the slip prints but that was not read, from two that were: gross from net pay and the
+    deductions, net pay from gross and the deductions, the payout from net pay and what is taken
+    after it. Weaker than a figure read, and only where none was."""
+    def best(name):
+        options = f.options(name)
+        return Decimal(options[0].value) if options else None
+
+    gross, net, taken = best("gross"), best("net"), best(d.DEDUCTIONS)
+    if gross is None and net is not None and taken:
+        f.offer("gross", f"{net + taken:.2f}", GUESS, "net pay and deductions")
+    if net is None and gross is not None and taken:
+        f.offer("net", f"{gross - taken:.2f}", GUESS, "gross pay less deductions")
+        net = gross - taken
+    after = best(d.NET_DEDUCTIONS)
+    if not f.candidates["payout"] and net is not None and after:
+        f.offer("payout", f"{net - after:.2f}", GUESS, "net pay less deductions after it")
+
+
 def _running_totals(layout) -> tuple[list[tuple[str, str, int]], set[str]]:
     """The month's figures of labelled rows under a "Jahr | Monat" head (field, value, page), and every
-    figure in a year-to-date column: a slip may print the year's running total before the month's."""
+    figure in a year-to-date column or section: a slip may print the year's running total before the
+    month's, or below it under a heading of its own ("Year to date", "Jahreswerte")."""
     current, running = [], set()
     lines = layout.lines
     for li, line in enumerate(lines):
+        if YEAR_TO_DATE.fullmatch(line.text.strip(" :|")):
+            for row in lines[li + 1:li + 1 + RUNNING_REACH]:
+                if row.page != line.page or (not p.amounts(row.text) and not row.text.strip().endswith(":")
+                                             and len(row.segments) == 1 and ISSUER_LINE.search(row.text)):
+                    break
+                running.update(value.lstrip("-") for value in p.amounts(row.text))
+            continue
         spans = {kind: [span for segment in line.segments[1:] for span in _spans(segment, pattern)]
                  for kind, pattern in (("year", YEAR_TO_DATE), ("month", THIS_MONTH))}
         if not spans["year"] or not spans["month"]:

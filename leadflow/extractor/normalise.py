@@ -1,0 +1,164 @@
+"""Normalising what was read before it is read for meaning, one way for the classifier and the field
+readers: printed variation that changes no meaning (letter-spaced titles, umlauts spelt out in
+capitals, words hyphenated at a line end, OCR's letters inside figures) must not decide a reading.
+
+Two kinds of helper: text rewrites (`despace`, `dehyphenate`, `repair_numbers`), cheap regular
+expressions over a page's text; and `fold_pattern`, which widens a label pattern so that it meets
+every spelling of its umlauts without rewriting the text, keeping match positions true to the words'
+boxes."""
+import re
+
+# Four or more letters each standing alone, parted by one space each, or two each as a layout
+# rendering sets wide letter spacing: a title set in spaced letters ("V E R D I E N S T A B R E C H N
+# U N G"). Words of running text are never four single letters in a row; a wider gap than the
+# letters' parts the spaced words from each other, and is kept.
+SPACED_LETTERS = re.compile(r"(?<![^\W_])[^\W\d_](?P<gap> {1,2})(?:[^\W\d_](?P=gap)){2,}[^\W\d_](?![^\W_])")
+# Three capitals set apart ("WAGE  T A X  CERTIFICATE"): a spaced word too, where wider gaps or the
+# line's ends stand on both sides of it.
+SPACED_SHORT = re.compile(r"(?:(?<=  )|^)[A-ZÄÖÜ] [A-ZÄÖÜ] [A-ZÄÖÜ](?=  |$)", re.MULTILINE)
+# A year set in spaced digits beside such a title ("O K T O B E R  2 0 2 6").
+SPACED_YEAR = re.compile(r"(?<![\w.,])((?:1 9|2 0) \d \d)(?![\w.,])")
+# A word broken at a line's end, its rest in lower case on the next line ("Auszahlungs-\nbetrag").
+HYPHENATED = re.compile(r"([^\W\d_]{2,})-[ \t]*\n[ \t]*([a-zäöüß][^\W\d_]*)")
+
+# The spellings of one umlaut: as printed, spelt out (capitals without umlauts, "UEBERWEISUNG"),
+# and with its dots lost on a scan ("Bezuge").
+UMLAUTS = {"ä": "(?:ä|ae|a)", "ö": "(?:ö|oe|o)", "ü": "(?:ü|ue|u)", "ß": "(?:ß|ss)"}
+SPELT_OUT = {"ae": "(?:ae|ä)", "oe": "(?:oe|ö)", "ue": "(?:ue|ü)", "ss": "(?:ss|ß)"}
+
+# OCR's letters inside a figure: a token shaped like an amount ("1.2O4,5O", "l.234,56", "B12,00")
+# with at least two true digits. Only the letters that look like digits; only inside such a token, which
+# opens with a digit or a one (an S or B before a figure may be a mark: "S" for Soll).
+NUMBER_TOKEN = re.compile(r"(?<![^\W_])(?=[\dOoIlSB.,']*\d[\dOoIlSB.,']*\d)[\dOoIl][\dOoIlSB.,']*[.,][\dOoIlSB]{2}"
+                          r"(?![^\W_])")
+DIGIT_LOOK_ALIKES = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": "5", "B": "8"})
+# A currency glued to its figure ("EUR1.234,56"): the figure stands alone.
+SIGN_BEFORE_CURRENCY = re.compile(r"(?<![\w.,])([-−])\s?(EUR|€|USD|CHF|GBP|\$|£)\s?(?=\d)")
+GLUED_CURRENCY = re.compile(r"\b(EUR|Euro|USD|CHF|GBP)(?=[-+−]?\d)", re.IGNORECASE)
+
+
+def despace(text: str) -> str:
+    """Letter-spaced words joined ("V E R D I E N S T" -> "VERDIENST"); normal words untouched."""
+    if " " not in text:
+        return text
+    text = SPACED_SHORT.sub(_joined, SPACED_LETTERS.sub(_joined, text))
+    return SPACED_YEAR.sub(lambda m: m.group(1).replace(" ", ""), text)
+
+
+def _joined(m: re.Match) -> str:
+    return m.group(0).replace(" ", "")
+
+
+def dehyphenate(text: str) -> str:
+    """A word hyphenated at a line's end joined again; a hyphen before a capital ("Lohn-\\nSteuer"
+    in a form, "Max-\\nPlanck") is a compound's own and stays."""
+    return HYPHENATED.sub(r"\1\2", text) if "-" in text else text
+
+
+def repair_numbers(text: str) -> str:
+    """Figures as OCR misreads them, read again: O/o -> 0, I/l -> 1, S -> 5, B -> 8 inside a token that
+    is an amount by its shape; a currency glued to its figure set apart, and a sign printed before the
+    currency ("-EUR 4.917,46", "- € 12,00") put before the figure."""
+    text = SIGN_BEFORE_CURRENCY.sub(r"\2 \1", GLUED_CURRENCY.sub(r"\1 ", text))
+    return NUMBER_TOKEN.sub(lambda m: m.group(0).translate(DIGIT_LOOK_ALIKES), text)
+
+
+def for_classifying(text: str) -> str:
+    """The text as the classifier reads it: spaced titles joined, hyphenated words whole. A title
+    spaced in two words ("V E R D I E N S T   A B R E C H N U N G") is also read as the one word
+    its parts make, beside them: German writes the compound as one."""
+    if " " in text and SPACED_LETTERS.search(text):
+        text = "\n".join(_with_compound(line) for line in text.split("\n"))
+    return dehyphenate(despace(text))
+
+
+def _with_compound(line: str) -> str:
+    runs = [_joined(m) for m in SPACED_LETTERS.finditer(line)]
+    return f"{line}  {''.join(runs)}" if len(runs) >= 2 else line
+
+
+def fold(text: str) -> str:
+    """A label's normal form, for comparing two labels: lower case, umlauts and ß spelt out."""
+    text = text.casefold()
+    for letter, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue")):
+        text = text.replace(letter, plain)
+    return text  # casefold already spells ß as "ss"
+
+
+def fold_pattern(pattern: str) -> str:
+    """A label pattern (written with umlauts or spelt out) that also matches the other spellings of
+    its umlauts: "überweisungsbetrag" meets "UEBERWEISUNGSBETRAG" and a scan's "Uberweisungsbetrag";
+    "maerz" meets "März". Escapes and character classes are left as written. Compile it with
+    re.IGNORECASE for capitals."""
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+        elif char == "[":
+            end = _class_end(pattern, i)
+            out.append(pattern[i:end])
+            i = end
+        elif pattern.startswith(("(?<=", "(?<!"), i):
+            # A look-behind must keep a fixed width: left as written.
+            end = _group_end(pattern, i)
+            out.append(pattern[i:end])
+            i = end
+        elif char == "(" and pattern.startswith("(?", i):
+            # A group's flags or a named group's name are syntax, not letters.
+            end = i + 2
+            while end < n and pattern[end] not in ":)=!<>" :
+                end += 1
+            if pattern.startswith("(?<", i) and end + 1 < n and pattern[end + 1] not in "=!":
+                end = pattern.index(">", end) + 1
+            else:
+                end += 1
+            out.append(pattern[i:end])
+            i = end
+        elif char.lower() in UMLAUTS:
+            out.append(UMLAUTS[char.lower()])
+            i += 1
+        elif pattern[i:i + 2].lower() in SPELT_OUT and not _quantified(pattern, i + 1):
+            out.append(SPELT_OUT[pattern[i:i + 2].lower()])
+            i += 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+def _group_end(pattern: str, start: int) -> int:
+    """The index after the parenthesis that closes the group opened at `start`."""
+    depth, i = 0, start
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = _class_end(pattern, i)
+            continue
+        depth += char == "("
+        depth -= char == ")"
+        i += 1
+        if depth == 0:
+            return i
+    return len(pattern)
+
+
+def _class_end(pattern: str, start: int) -> int:
+    i = start + 1
+    if i < len(pattern) and pattern[i] == "^":
+        i += 1
+    if i < len(pattern) and pattern[i] == "]":
+        i += 1
+    while i < len(pattern) and pattern[i] != "]":
+        i += 2 if pattern[i] == "\\" else 1
+    return min(i + 1, len(pattern))
+
+
+def _quantified(pattern: str, at: int) -> bool:
+    """Whether the character at `at` carries its own quantifier ("beschäftigte[r]?" no, "e?" yes):
+    then it is no half of a two-letter spelling."""
+    return at + 1 < len(pattern) and pattern[at + 1] in "?*+{"
