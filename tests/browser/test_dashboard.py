@@ -13,6 +13,8 @@ from tests.plugins.live import TODAY, wait_until
 pytestmark = pytest.mark.browser
 
 BANK_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_01.pdf"
+# Client b's own statement: the fixture's client b is the person it names.
+CLIENT_B_STATEMENT = SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_03.pdf"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SETTLE_TIMEOUT_MS = 20_000
 ROWS = "#documents-body tr[id^='document-']"
@@ -173,7 +175,7 @@ def test_a_second_brokerages_advisor_sees_none_of_it(sign_in, world):
     world.client_a.api.wait_for_status(document_id, "ACTION_REQUIRED")
     # Pushes reach a socket in order: once a later document of brokerage b has arrived, anything
     # about brokerage a's would have arrived before it.
-    sentinel_id = world.client_b.api.upload(BANK_STATEMENT, kind="bank_statement").json()["id"]
+    sentinel_id = world.client_b.api.upload(CLIENT_B_STATEMENT, kind="bank_statement").json()["id"]
     expect(other.locator(f"#document-{sentinel_id}").get_by_test_id("status")).to_have_text(
         "Verified", timeout=SETTLE_TIMEOUT_MS)
 

@@ -105,7 +105,7 @@ def test_a_case_halfway_shows_where_each_item_stands_and_why(sign_in, world):
     identity = portal.locator("#item-identity")
     expect(identity.locator("[data-testid=item-state]")).to_have_text("Please upload again")
     expect(identity.locator("[data-testid=status]")).to_have_text("REJECTED")
-    expect(identity).to_contain_text("This passport or ID card expired on 15 April 2012.")
+    expect(identity).to_contain_text("This passport or ID card expired on 15 Apr 2012.")
     expect(identity.get_by_role("button", name="Upload a better one")).to_be_visible()
     statements = portal.locator("#item-bank_statements")
     expect(statements.locator("[data-testid=item-state]")).to_have_text("Being checked")

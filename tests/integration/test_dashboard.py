@@ -217,7 +217,7 @@ def test_the_case_and_client_pickers_narrow_by_name_within_the_brokerage(app, wo
     options = advisor.get("/dashboard/options/workspaces?name=case%20of").get_data(as_text=True)
     assert "Case of client a" in options and "Case of client b" not in options
     clients = advisor.get("/dashboard/options/clients?name=Muster").get_data(as_text=True)
-    assert "Rahul Mustermann" in clients and "Erika Musterfrau" not in clients, "client b matches, in another brokerage"
+    assert "Rahul Mustermann" in clients and "Amira Vorlage" not in clients, "client b matches, in another brokerage"
 
 
 def test_only_staff_of_a_brokerage_open_the_dashboard(app, world):

@@ -203,7 +203,7 @@ def world(app, live):
         ns = SimpleNamespace()
         # Client a is the persona of the A1-01 samples (../shared/samples): the documents they upload
         # name them, as a client's own documents do; a case's applicants must be named on its documents.
-        clients = {"a": "Rahul Mustermann", "b": "Erika Musterfrau"}
+        clients = {"a": "Rahul Mustermann", "b": "Amira Vorlage"}
         for tag, name in (("a", "Alpha Hypotheken"), ("b", "Beta Baufinanz")):
             brokerage = Brokerage(name=name)
             db.session.add(brokerage)
