@@ -140,8 +140,8 @@ def run_twice(up_env, tmp_path, seen: set[int]) -> None:
         shown = up.output()
         assert f"LeadFlow (distributed mode) at {up.url}" in shown, shown
         password = re.search(r"password: (\S+)", shown).group(1)
-        assert "priya@client.example" in shown
-        token = up.flask("leadflow", "create-token", "priya@client.example").strip()
+        assert "james@client.example" in shown
+        token = up.flask("leadflow", "create-token", "james@client.example").strip()
         client = Api(up.url, token)
         created = client.upload(SAMPLES / "bank-statements" / "synthetic_bank_statement_A1_02.pdf",
                                 kind="bank_statement")
