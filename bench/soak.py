@@ -77,6 +77,7 @@ def main(argv=None) -> int:
         meter = stack.cpu_meter(interval=2.0)
         for name in workers:  # LeadFlow's workers, whichever group they run in
             meter.by_pgid[measured[name]] = "workers"
+        meter.by_pgid[pages.pid] = "live pages' client"  # a helper: its own process group
         meter.start()
         flow = Uploads(uploader, samples, documents, args.rate)
         sizes: list[dict[str, int]] = []
@@ -237,6 +238,10 @@ class LivePages:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._process = context.Process(target=_pages_main, args=(url, tokens, child), daemon=True)
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid  # also its process group (_pages_main makes one of its own)
 
     def start(self, timeout: float) -> int:
         self._process.start()
