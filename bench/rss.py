@@ -22,11 +22,12 @@ def vm_rss_kib(status_text: str) -> int | None:
     return None
 
 
-def group_rss_kib(pgids: dict[str, int], proc: Path = PROC) -> dict[str, tuple[int, int]]:
-    """For each named process group: (RSS in KiB summed over its members, how many members)."""
+def group_rss_kib(pgids: dict[str, int], proc: Path = PROC) -> dict[str, tuple[int, list[int]]]:
+    """For each named process group: (RSS in KiB summed over its members, each member's RSS in KiB
+    in the order of their pids)."""
     wanted = {pgid: name for name, pgid in pgids.items()}
-    found = {name: (0, 0) for name in pgids}
-    for entry in proc.iterdir():
+    found = {name: (0, []) for name in pgids}
+    for entry in sorted(proc.iterdir(), key=lambda e: int(e.name) if e.name.isdigit() else -1):
         if not entry.name.isdigit():
             continue
         try:
@@ -39,7 +40,7 @@ def group_rss_kib(pgids: dict[str, int], proc: Path = PROC) -> dict[str, tuple[i
             continue  # exited while we looked
         if rss is not None:
             kib, members = found[wanted[pgid]]
-            found[wanted[pgid]] = (kib + rss, members + 1)
+            found[wanted[pgid]] = (kib + rss, members + [rss])
     return found
 
 
@@ -91,8 +92,9 @@ def table(rows: list[Row], settled_minute: int, end_minute: int,
     return "\n".join(lines)
 
 
-def minute_line(minute: int, sizes: dict[str, tuple[int, int]]) -> str:
-    """One per-minute line: each process's RSS in MiB (and its member count where it forks)."""
-    parts = [f"{name} {kib / 1024:.1f} MiB" + (f" ({members} processes)" if members > 1 else "")
+def minute_line(minute: int, sizes: dict[str, tuple[int, list[int]]]) -> str:
+    """One per-minute line: each process's RSS in MiB (and its members' where it forks)."""
+    parts = [f"{name} {kib / 1024:.1f} MiB"
+             + (f" ({' + '.join(f'{m / 1024:.1f}' for m in members)})" if len(members) > 1 else "")
              for name, (kib, members) in sizes.items()]
     return f"minute {minute:3d}: " + ", ".join(parts)
