@@ -95,6 +95,7 @@ def main(argv=None) -> int:
             dead = stack.exited()
             if dead:
                 problems.append(f"processes ended during the soak: {dead}")
+                flow.stop()  # what is left would only fail slowly against a broken stack
                 break
         ids = flow.join()
         if flow.failures:
@@ -186,10 +187,15 @@ class Uploads:
         self.sent = 0
         self.failures = uploader.failures
         self._ids: list[str] = []
+        self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="uploads", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
+
+    def stop(self) -> None:
+        """Start no more uploads; join() still waits for those under way."""
+        self._stopping.set()
 
     def join(self) -> list[str]:
         self._thread.join()
@@ -200,9 +206,8 @@ class Uploads:
         with ThreadPoolExecutor(8, thread_name_prefix="upload") as pool:
             futures = []
             for i in range(self.count):
-                delay = started + i / self.rate - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
+                if self._stopping.wait(max(0.0, started + i / self.rate - time.monotonic())):
+                    break
                 path, kind = self.samples[i % len(self.samples)]
                 futures.append(pool.submit(self.uploader.upload, i, path, kind))
                 self.sent = i + 1

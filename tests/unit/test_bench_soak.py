@@ -1,4 +1,6 @@
 """bench/rss.py and bench/soak.py's pure parts: RSS per process group from /proc, growth, the table."""
+import threading
+
 import pytest
 
 from bench import rss, soak
@@ -81,3 +83,34 @@ def test_the_soak_s_defaults_are_the_issue_s_and_its_count_is_bounded():
     for wrong in (["--minutes", "3"], ["--minutes", "0"], ["--rate", "0"], ["--rate", "1000", "--minutes", "60"]):
         with pytest.raises(SystemExit):
             soak.parse_args(wrong)
+
+
+class FakeUploader:
+    def __init__(self):
+        self.failures = []
+        self.calls = []
+        self.first = threading.Event()
+
+    def upload(self, index, path, kind):
+        self.calls.append((index, path, kind))
+        self.first.set()
+        return f"doc-{index}"
+
+
+def test_uploads_send_the_bounded_count_in_turn_over_the_samples():
+    uploader = FakeUploader()
+    flow = soak.Uploads(uploader, [("a.pdf", "payslip"), ("b.pdf", "invoice")], count=5, rate=1000.0)
+    flow.start()
+    assert flow.join() == [f"doc-{i}" for i in range(5)]
+    assert sorted(uploader.calls) == [(0, "a.pdf", "payslip"), (1, "b.pdf", "invoice"), (2, "a.pdf", "payslip"),
+                                      (3, "b.pdf", "invoice"), (4, "a.pdf", "payslip")]
+    assert flow.sent == 5
+
+
+def test_stopped_uploads_start_no_more():
+    uploader = FakeUploader()
+    flow = soak.Uploads(uploader, [("a.pdf", "payslip")], count=1000, rate=0.001)  # the second due in 1000 s
+    flow.start()
+    assert uploader.first.wait(10)
+    flow.stop()
+    assert flow.join() == ["doc-0"]
