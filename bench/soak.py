@@ -106,6 +106,7 @@ def main(argv=None) -> int:
         meter.stop()
         latencies = upload_to_verdict(stack, ids)
         still_open, frames = pages.stop()
+        stack.keep_logs = stack.keep_logs or bool(problems)  # the processes' logs, to see what went wrong
 
     end_minute = len(sizes) - 1
     if end_minute <= args.settled_minutes:
