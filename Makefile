@@ -102,5 +102,12 @@ bench-sweeps: $(VENV)/.runtime services
 bench-live: $(VENV)/.dev services
 	$(PY) -m bench.live $(LIVE_ARGS)
 
+# 30 minutes at 5 uploads/s with 200 live pages open: each process's RSS every minute, and its growth
+# after the first five minutes against 10%; exits 1 past it. SOAK_ARGS="--minutes 3 --settled-minutes 1"
+# for a quick look.
+.PHONY: bench-soak
+bench-soak: $(VENV)/.dev services
+	$(PY) -m bench.soak $(SOAK_ARGS)
+
 clean:
 	rm -rf $(VENV) instance .pytest_cache
