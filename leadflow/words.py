@@ -114,6 +114,7 @@ OTHER = {
     "failed": N_("it failed"),
     "fields_unreadable": N_("some fields could not be read"),
     "type_unclear": N_("the type was not clear"),
+    "hard_to_read": N_("only a little could be read"),
     "reprocess": N_("read again"),
     "customise": N_("read in another shape"),
 }
