@@ -36,18 +36,31 @@ def app(request, tmp_path):
 
 
 class Service(HoldingService):
-    """Takes every job (one request each); notes which verify messages were queued when the
-    first job reached it."""
+    """Takes every job (one request each); notes which verify messages had been sent when the
+    first job reached it (sent, not still queued: the worker's consumer may have fetched one
+    already, which on a busy machine it sometimes did)."""
 
     def __init__(self, broker):
         super().__init__()
-        self.broker = broker
+        self.sent = Sent()
+        broker.add_middleware(self.sent)
         self.queued_at_first_job: list[str] | None = None
 
     def submit(self, **job) -> None:
         if self.queued_at_first_job is None:
-            self.queued_at_first_job = [m.args[0] for m in _queued(self.broker, gathering=False)]
+            self.queued_at_first_job = list(self.sent.documents)
         super().submit(**job)
+
+
+class Sent(Middleware):
+    """The verify-document messages sent to the broker, by their document."""
+
+    def __init__(self):
+        self.documents: list[str] = []
+
+    def after_enqueue(self, broker, message, delay):
+        if message.actor_name == pipeline.VERIFY_ACTOR:
+            self.documents.append(message.args[0])
 
 
 class Ran(Middleware):
