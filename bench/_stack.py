@@ -40,8 +40,7 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 CODE = ("app.py", "gunicorn.conf.py", "leadflow", "tasks", "migrations", "templates", "static", "bench")
 SETTLED = ("VERIFIED", "REJECTED", "ACTION_REQUIRED")
 QUEUES = ("document-processing", "callbacks")  # leadflow.jobs.DOCUMENT_QUEUE, CALLBACK_QUEUE
-# The demo's clients (leadflow.cli.DEMO_BROKERAGES): two brokerages, one case each.
-CLIENTS = ("rahul@client.example", "james@client.example", "amira@client.example")
+# The demo's brokerages (leadflow.cli.DEMO_BROKERAGES), one case each.
 BROKERAGES = ("Rhein Hypotheken GmbH", "Isar Baufinanz AG")
 # Text-layer PDFs this small read in tens of milliseconds: the runs exercise the pipeline, not OCR.
 SMALL_PDF_BYTES = 64 * 1024
@@ -383,7 +382,10 @@ class Stack:
         self.flask("leadflow", "demo")
         for brokerage in BROKERAGES:
             self.flask("leadflow", "grant-credits", brokerage, str(credits_per_brokerage))
-        return [self.flask("leadflow", "create-token", email).stdout.strip() for email in CLIENTS]
+        # The demo's clients as this revision's demo made them (an older revision, under --against,
+        # has other personas), in the order it made them.
+        clients = [email for (email,) in self.sql("SELECT email FROM users WHERE role = 'client' ORDER BY id")]
+        return [self.flask("leadflow", "create-token", email).stdout.strip() for email in clients]
 
     # -- reading the state ------------------------------------------------------------------
 

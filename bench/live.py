@@ -48,7 +48,7 @@ from bench._stack import BIN, Stack, Uploader, answers, ensure_redis, free_port,
 from bench.cpu import report
 
 BROKERAGE = "Rhein Hypotheken GmbH"  # the demo brokerage whose clients upload (leadflow.cli.DEMO_BROKERAGES)
-RHEIN_CLIENTS = 2  # the first two of bench._stack.CLIENTS are its clients
+RHEIN_CLIENTS = 2  # the demo makes its first brokerage's two clients first (bench._stack.prepare keeps that order)
 EVENTS_PER_DOCUMENT = 4
 TARGET_P99_MS = 250
 TARGET_HEALTHZ_P99_MS = 50
