@@ -1,5 +1,6 @@
 """Words with their boxes, grouped into lines and column segments, and the geometric questions a
 field finder asks of them: what stands right of a label, below it, under a table header."""
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
@@ -306,14 +307,18 @@ class Layout:
                 rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
                 if rest is None or re.search(r"\d", rest.words[0].text):
                     continue
-                first = rest.words[0]
-                text = f"{cell.text} {first.text}"
+                # The rest of the label is the words up to the first figure ("zu" over "versteuerndes
+                # Einkommen 64.233,00"); a break after a hyphen ("Einkommen-" / "steuer") joins without a space.
+                tail = list(itertools.takewhile(lambda w: not re.search(r"\d", w.text), rest.words))
+                head = cell.text if cell.text.endswith("-") else cell.text + " "
+                text = head + " ".join(w.text for w in tail)
                 if not any(m.start() < len(cell.text) < m.end() for m in pattern.finditer(text)):
                     continue
-                whole = Word(text, first.x0, first.y0, first.x1, first.y1, first.page, min(first.conf, cell.conf))
-                swap = [whole if w is first else w for w in nxt.words]
-                joined = Line(nxt.page, swap, [Segment([whole if w is first else w for w in seg.words])
-                                               for seg in nxt.segments])
+                first, last = tail[0], tail[-1]
+                whole = Word(text, first.x0, min(w.y0 for w in tail), last.x1, max(w.y1 for w in tail), first.page,
+                             min([cell.conf] + [w.conf for w in tail]))
+                joined = Line(nxt.page, _merged(nxt.words, tail, whole),
+                              [Segment(_merged(seg.words, tail, whole)) for seg in nxt.segments])
                 shadow = Layout([])
                 shadow.lines, shadow.scanned = self.lines[:li + 1] + [joined] + self.lines[li + 2:], self.scanned
                 for si, segment in enumerate(joined.segments):
@@ -503,6 +508,11 @@ class Layout:
                 # Past the label's own block, only a table column of numbers keeps going down.
                 return None
         return None
+
+
+def _merged(words: list[Word], run: list[Word], whole: Word) -> list[Word]:
+    """`words` with the words of `run` replaced by the one word `whole`, where the run's first stood."""
+    return [whole if w is run[0] else w for w in words if not any(w is r for r in run[1:])]
 
 
 def _paired_cell(header, segment: Segment, row) -> Segment | None:

@@ -43,7 +43,8 @@ YEAR_LABEL = lexicon(r"re:bescheid\s+f(?:ü|ii|u)r", "für das kalender jahr", "
 YEAR_PLAIN = lexicon("jahr", "year")  # "im Jahr 2026 erhalten" is no tax year: weaker
 TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\.?", "tax number", "tax no\\.?",
                            "tax reference")
-TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.\s?v\.\s?e\.?")
+# "zvE", "z.v.E.", "z. v. E.": the abbreviation with or without its dots.
+TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.?\s?v\.?\s?e\b\.?")
 INCOME_TAX = lexicon("festzusetzende einkommensteuer", "festgesetzte einkommensteuer", "income tax assessed",
                      "income tax due")
 # The tax by the tariff, before reductions (trade tax credit § 35 EStG, household services § 35a): the
