@@ -25,3 +25,26 @@ def test_the_abbreviation_zve_without_dots_labels_the_taxable_income():
     f = Findings(["taxable_income"])
     f.look(layout, "taxable_income", TAXABLE, p.euros)
     assert f.resolve().fields["taxable_income"] == "60327.00"
+
+
+def _invoice(*items):
+    from leadflow.extractor.fields import invoice
+    from leadflow.extractor.reading import read_document
+    from tests.extractor.test_layout import pdf
+    return invoice.parse(read_document(pdf(*items))).fields
+
+
+def test_a_summary_box_of_labels_over_figures_gives_net_vat_and_total():
+    fields = _invoice((60, 60, "Elektro Blitz GmbH"), (60, 80, "RECHNUNG"),
+                      (60, 110, "Pos."), (100, 110, "LEISTUNG"), (300, 110, "MENGE"), (420, 110, "BETRAG"),
+                      (60, 124, "1"), (100, 124, "Montage"), (300, 124, "8"), (420, 124, "3.648,80 EUR"),
+                      (200, 160, "ZWISCHENSUMME"), (320, 160, "ZZGL. 19 % UST."), (440, 160, "ZU ZAHLEN"),
+                      (200, 174, "3.648,80 EUR"), (320, 174, "693,27 EUR"), (440, 174, "4.342,07 EUR"))
+    assert (fields["net"], fields["tax"], fields["total"]) == ("3648.80", "693.27", "4342.07")
+
+
+def test_the_abbreviated_re_datum_labels_the_invoice_date_not_the_delivery_date():
+    fields = _invoice((60, 60, "Elektro Blitz GmbH"), (60, 80, "RECHNUNG"),
+                      (60, 110, "LIEFERDATUM"), (300, 110, "RE.-DATUM"),
+                      (60, 124, "29/07/2026"), (300, 124, "11/08/2026"))
+    assert fields["date"] == "2026-08-11"

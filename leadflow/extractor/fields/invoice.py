@@ -53,7 +53,7 @@ NUMBER_LABEL = lexicon(r"re:rechnungs[\s\-]?nummer" + MENTION, r"re:rechnungs-?\
                        # Beside a label, also without the dash: "Rechnung Nr.", "Kostenberechnung Nr.".
                        "re:" + BILL + r"[–—-]?\s*nr\.?",
                        r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
-DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
+DATE_LABEL_X = lexicon("rechnungs datum", r"re:re\.?\s?-?\s?datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
                        "ausstellungs datum", "date of issue", "issue date")
 # On a scan a label may be looked for glued to its neighbours; a bare "datum" glued to a word is
 # another date's label (Leistungsdatum, Fälligkeitsdatum), so only the invoice's own labels are.
@@ -109,8 +109,10 @@ def parse(reading) -> FieldsRead:
     f.look(layout, "number", NUMBER_LABEL, _identifier, is_label=IS_LABEL)
     f.look(layout, "date", DATE_LABEL_X, _labelled_date, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search)
     f.look(layout, "net", NET_LABEL, _figure, is_label=IS_LABEL)
-    f.look(layout, "tax", TAX_LABEL, _figure, is_label=IS_LABEL, below=False)
-    totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, below=False) if layout else []
+    # Below a label too (a summary box: "Summe netto | 19 % MwSt | Summe brutto" over its three
+    # figures), but not under an items table's head, whose columns hold the rows' amounts.
+    f.look(layout, "tax", TAX_LABEL, _figure, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search)
+    totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search) if layout else []
     # Totals repeat (per page, carried over); the last one stated is the invoice's.
     for order, hit in enumerate(totals):
         f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
