@@ -48,3 +48,20 @@ def test_the_abbreviated_re_datum_labels_the_invoice_date_not_the_delivery_date(
                       (60, 110, "LIEFERDATUM"), (300, 110, "RE.-DATUM"),
                       (60, 124, "29/07/2026"), (300, 124, "11/08/2026"))
     assert fields["date"] == "2026-08-11"
+
+
+def test_the_certificates_numbered_lines_give_gross_wages_and_wage_tax_whatever_their_words():
+    from leadflow.extractor.fields.tax import form_lines
+    text = ("1.  Zeitraum  01.01.2025 - 31.12.2025\n3.  Lohn nach Abzug der Freibeträge  53.362,68\n"
+            "4.  Abgeführte Steuer  10.037,52 €\n5.  Soli  0,00")
+    assert form_lines(text) == {"gross_wages": "53362.68", "wage_tax": "10037.52"}
+    # A numbered list that is no such form (only one of the two lines) says nothing.
+    assert form_lines("3.  Urlaubstage  30,00") == {}
+
+
+def test_steuerbrutto_labels_the_gross_wages_of_a_certificate():
+    from leadflow.extractor.fields.tax import GROSS_WAGES
+    layout = layout_of((60, 100, "STEUERBRUTTO"), (300, 100, "87.315,84 €"))
+    f = Findings(["gross_wages"])
+    f.look(layout, "gross_wages", GROSS_WAGES, p.euro_cents)
+    assert f.resolve().fields["gross_wages"] == "87315.84"
