@@ -65,3 +65,25 @@ def test_steuerbrutto_labels_the_gross_wages_of_a_certificate():
     f = Findings(["gross_wages"])
     f.look(layout, "gross_wages", GROSS_WAGES, p.euro_cents)
     assert f.resolve().fields["gross_wages"] == "87315.84"
+
+
+def _contract(text: str) -> dict:
+    from leadflow.extractor.fields import employment_contract
+    from leadflow.extractor.reading import read_document
+    from tests.extractor.test_layout import pdf
+    lines = [(60, 60 + 14 * i, line) for i, line in enumerate(text.splitlines())]
+    return employment_contract.parse(read_document(pdf(*lines))).fields
+
+
+def test_a_start_date_with_a_two_digit_year_after_its_label_is_read():
+    fields = _contract("ARBEITSVERTRAG\nZwischen der Elbtal Energie GmbH, Nürnberg und Frau Lan Nguyen, Dresden\n"
+                       "§ 1 Beginn des Arbeitsverhältnisses\nDas Arbeitsverhältnis beginnt zum 15.9.25.")
+    assert fields["start_date"] == "2025-09-15"
+    assert p.labelled_date("Beginn der Tätigkeit: 1.10.26.") == "2026-10-01"
+    assert p.labelled_date("Raum 12.5, Etage 3") is None
+
+
+def test_a_yearly_amount_after_the_word_for_a_year_is_the_annual_salary():
+    fields = _contract("ARBEITSVERTRAG\nZwischen der Moselstein Bau GmbH, Bremen und Herrn Mehmet Yilmaz, Köln\n"
+                       "§ 4 Gehalt\nDie Vergütung beträgt jährlich brutto 95.500,00 (monatlich 7.958,33).")
+    assert fields["annual_salary"] == "95500.00"
