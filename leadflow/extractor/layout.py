@@ -357,19 +357,36 @@ class Layout:
         for li in range(len(self.lines) - 2):
             for segment in self.lines[li].segments:
                 tolerance = 1.5 * self.lines[li].height
-                street = self._aligned(li + 1, segment, tolerance)
+                below = self._column_below(li, segment, tolerance, 3)
+                street = below[0] if below else None
                 if street is None or not STREET.search(street.text):
                     continue
                 if TOWN_IN_LINE.search(street.text):  # "Hauptstraße 8 · 04109 Leipzig" on one line
                     out.append((segment.text, self.lines[li].page, li))
                     continue
-                town = self._aligned(li + 2, segment, tolerance)
-                if town is None or not POSTCODE.match(town.text):
-                    # A two-line street block ("c/o", "Apartment 4") or a country line: one more down.
-                    town = self._aligned(li + 3, segment, tolerance)
-                    if town is None or not POSTCODE.match(town.text):
-                        continue
+                # The town under the street, or one more down: a two-line street block ("c/o",
+                # "Apartment 4") or a country line.
+                if not any(POSTCODE.match(town.text) for town in below[1:3]):
+                    continue
                 out.append((segment.text, self.lines[li].page, li))
+        return out
+
+    def _column_below(self, li: int, top: Segment, tolerance: float, count: int) -> list[Segment]:
+        """Up to `count` segments under `top` in its column, line after line: a line with nothing in
+        the column is passed over (a side column's facts set between the address lines, "Steuerklasse  4"
+        beside "Uhlandstraße 90"), while a gap of more than two lines' height ends the column."""
+        out, page, bottom = [], self.lines[li].page, self.lines[li].y1
+        for lj in range(li + 1, len(self.lines)):
+            line = self.lines[lj]
+            if line.page != page or line.y0 - bottom > 2 * line.height:
+                break
+            cell = self._aligned(lj, top, tolerance)
+            if cell is None:
+                continue
+            out.append(cell)
+            bottom = line.y1
+            if len(out) == count:
+                break
         return out
 
     def _aligned(self, li: int, above: Segment, tolerance: float) -> Segment | None:

@@ -87,3 +87,13 @@ def test_a_yearly_amount_after_the_word_for_a_year_is_the_annual_salary():
     fields = _contract("ARBEITSVERTRAG\nZwischen der Moselstein Bau GmbH, Bremen und Herrn Mehmet Yilmaz, Köln\n"
                        "§ 4 Gehalt\nDie Vergütung beträgt jährlich brutto 95.500,00 (monatlich 7.958,33).")
     assert fields["annual_salary"] == "95500.00"
+
+
+def test_an_address_block_with_a_side_columns_facts_set_between_its_lines_is_found():
+    layout = layout_of((317, 130, "Abrechnungsmonat"), (491, 130, "August 2026"),
+                       (57, 135, "Emma van den Berg"),
+                       (317, 141, "Steuerklasse"), (539, 141, "4"),
+                       (57, 146, "Uhlandstraße 90"),
+                       (317, 152, "Personal-Nr."), (520, 152, "88429"),
+                       (57, 157, "50667 Köln"), size=7)
+    assert [line for line, _, _ in layout.address_blocks()] == ["Emma van den Berg"]
