@@ -97,3 +97,12 @@ def test_an_address_block_with_a_side_columns_facts_set_between_its_lines_is_fou
                        (317, 152, "Personal-Nr."), (520, 152, "88429"),
                        (57, 157, "50667 Köln"), size=7)
     assert [line for line, _, _ in layout.address_blocks()] == ["Emma van den Berg"]
+
+
+def test_a_statement_period_wrapped_before_its_range_word_with_two_digit_years_is_read():
+    from leadflow.extractor.fields.bank_statement import FLAT_PERIOD, WRAPPED_RANGE
+    text = "Kontoauszug vom 8.10.26\nbis 7.11.26\n\nSaldo alt: 7650,04"
+    m = FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", text))
+    assert (p.labelled_date(m.group(1)), p.labelled_date(m.group(2))) == ("2026-10-08", "2026-11-07")
+    # Two bookings' dates on lines of their own make no period.
+    assert FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", "Wert 01.10.2026\n02.10.2026 Miete")) is None
