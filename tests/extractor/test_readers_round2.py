@@ -106,3 +106,17 @@ def test_a_statement_period_wrapped_before_its_range_word_with_two_digit_years_i
     assert (p.labelled_date(m.group(1)), p.labelled_date(m.group(2))) == ("2026-10-08", "2026-11-07")
     # Two bookings' dates on lines of their own make no period.
     assert FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", "Wert 01.10.2026\n02.10.2026 Miete")) is None
+
+
+def test_an_english_wage_tax_statement_title_gives_the_year():
+    from leadflow.extractor.fields.tax import YEAR_LABEL
+    layout = layout_of((60, 100, "ANNUAL WAGE TAX STATEMENT 2025"))
+    f = Findings(["year"])
+    f.look(layout, "year", YEAR_LABEL, p.year)
+    assert f.resolve().fields["year"] == 2025
+
+
+def test_a_name_after_a_salutation_is_never_the_invoices_issuer():
+    fields = _invoice((60, 60, "Herrn Tomás Novák"), (60, 72, "Lindenallee 3"), (60, 84, "50667 Köln"),
+                      (60, 120, "RECHNUNG"), (60, 140, "Summe netto"), (300, 140, "100,00 EUR"))
+    assert fields["issuer"] != "Herrn Tomás Novák"

@@ -160,7 +160,9 @@ def parse(reading) -> FieldsRead:
                 "legal name", candidate.page)
         f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
-    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in customers]
+    # A name after a salutation ("Herrn Tomás Novák", "HERRN ...") is the addressee, never who bills.
+    f.candidates["issuer"] = [c for c in f.candidates["issuer"]
+                              if c.value not in customers and not SALUTATION.match(str(c.value).strip())]
     # The VAT is never the whole bill: a VAT label whose own figure is unreadable takes the next
     # line's total from below it.
     totals = {c.value for c in f.candidates["total"]}

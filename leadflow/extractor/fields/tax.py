@@ -39,7 +39,9 @@ YEAR_LABEL = lexicon(r"re:bescheid\s+f(?:ü|ii|u)r", "für das kalender jahr", "
                      "year of assessment", "income tax assessment", r"einkommensteuer bescheid(?:\s+für)?",
                      r"re:berechnung der einkommensteuer", "bescheinigungs zeitraum", "certificate period",
                      "dauer des dienstverhältnisses",
-                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", r"wage tax certificate(?:\s+for)?")
+                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?",
+                     # The certificate's title in English words of any kind: "Annual wage tax statement 2025".
+                     r"re:(?:annual\s+)?wage\s+tax\s+(?:certificate|statement)(?:\s+for)?")
 YEAR_PLAIN = lexicon("jahr", "year")  # "im Jahr 2026 erhalten" is no tax year: weaker
 TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\.?", "tax number", "tax no\\.?",
                            "tax reference")
