@@ -4,6 +4,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from leadflow.extractor.joining import SPACED_WORD_GAP, find_wrapped, hyphens_joined, spaced_joined
+
 # A word belongs to a line when at least this share of the smaller height overlaps the line's band.
 LINE_OVERLAP = 0.5
 # A gap wider than this many line heights separates two columns (a space is about a third of one).
@@ -15,7 +17,6 @@ BELOW_REACH = 3.5
 # A table column's values may stand this many lines under its header.
 COLUMN_REACH = 12
 HEADER_ROW_CELLS = 3  # a row of labels over a row of values, paired by place
-WRAP_WORDS = 3  # a label broken onto two lines has at most this many words on its first
 COLUMN_SNAP = 10  # units within which the starts of a column's lines count as one
 MIN_COLUMN_LINES = 5  # a page of two columns of prose has at least this many lines in both
 COLUMN_SHARE = 0.3  # ... and this share of its lines
@@ -129,83 +130,11 @@ def group_lines(words: Iterable[Word]) -> list[Line]:
                 band.append(word)
             else:
                 bands.append([word])
-        rows = _hyphens_joined([_spaced_joined(sorted(band, key=lambda w: w.x0)) for band in bands])
+        rows = hyphens_joined([spaced_joined(sorted(band, key=lambda w: w.x0)) for band in bands])
         space = _word_space(rows)
         for ordered in rows:
             out.append(Line(page=page, words=ordered, segments=_segments(ordered, space)))
     return out
-
-
-def _hyphens_joined(rows: list[list[Word]]) -> list[list[Word]]:
-    """A label hyphenated at its line's end ("Anfangs-" over "saldo  8.822,56 EUR") made whole on the
-    line of its rest, where its value stands: the rest starts in the first part's column, close
-    below it, in lower case. A compound's own hyphen before a capital ("Lohn-" / "Steuer") and a
-    list's ("Kranken- und Pflegeversicherung") are kept."""
-    if not any(w.text.endswith("-") for row in rows for w in row):
-        return rows
-    for index, (row, below) in enumerate(zip(rows, rows[1:])):
-        for word in [w for w in row if HYPHENATED_END.search(w.text)]:
-            rest = next((w for w in below if abs(w.x0 - word.x0) <= word.height and w.y0 - word.y1 < word.height), None)
-            if rest is None or not REST_OF_WORD.match(rest.text) or rest.text.lower() in LIST_WORDS:
-                continue
-            joined = Word(word.text[:-1] + rest.text, rest.x0, rest.y0, rest.x1, rest.y1, rest.page,
-                          min(word.conf, rest.conf))
-            rows[index] = [w for w in rows[index] if w is not word]
-            rows[index + 1] = [joined if w is rest else w for w in rows[index + 1]]
-            below = rows[index + 1]
-    return [row for row in rows if row]
-
-
-HYPHENATED_END = re.compile(r"[^\W\d_]{2}-$")
-REST_OF_WORD = re.compile(r"[a-zäöüß]{2}")
-LIST_WORDS = {"und", "oder", "bzw", "bzw.", "sowie", "and", "or"}
-
-
-def _spaced_joined(words: list[Word]) -> list[Word]:
-    """A title set in spaced letters ("V E R D I E N S T A B R E C H N U N G") as the words it spells:
-    a run of four or more one-letter words (or a year's four digits) set at an even pitch, closer than
-    a line's height, is one word. The text's own normalisation does the same (normalise.despace)."""
-    if not any(len(w.text) == 1 for w in words):
-        return words
-    out: list[Word] = []
-    run: list[Word] = []
-
-    def flush() -> None:
-        letters = sum(w.text.isalpha() for w in run)
-        short = len(run) == SPACED_RUN - 1 and letters == len(run) and all(w.text.isupper() for w in run)
-        if (len(run) >= SPACED_RUN or short) and (letters == len(run) or (letters == 0 and len(run) == 4)):
-            out.append(Word("".join(w.text for w in run), run[0].x0, min(w.y0 for w in run), run[-1].x1,
-                            max(w.y1 for w in run), run[0].page, min(w.conf for w in run), spaced=True))
-        else:
-            out.extend(run)
-        run.clear()
-
-    for word in words:
-        single = len(word.text) == 1 and word.text.isalnum()
-        if single and run and _same_pitch(run, word) and word.text.isalpha() == run[-1].text.isalpha():
-            run.append(word)
-            continue
-        flush()
-        (run if single else out).append(word)
-    flush()
-    return out
-
-
-SPACED_RUN = 4
-
-
-def _same_pitch(run: list[Word], word: Word) -> bool:
-    gap = word.x0 - run[-1].x1
-    if gap < 0 or gap > SPACED_PITCH * word.height:
-        return False
-    if len(run) < 2:
-        return True
-    first = run[1].x0 - run[0].x1
-    return gap <= 1.5 * first + 0.1 * word.height
-
-
-SPACED_PITCH = 0.9  # a spaced letter's gap, in heights; a word's gap in a spaced title is wider
-SPACED_WORD_GAP = 3.0  # heights between two words of a spaced title that still make one phrase
 
 
 def _word_space(rows: list[list[Word]]) -> float:
@@ -291,37 +220,8 @@ class Layout:
 
     def find_wrapped(self, label: str | re.Pattern, parse: Callable[[str], object], *,
                      is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
-        """Values next to a short label broken onto two lines ("Closing" over "balance  -9.429,12"), read
-        as if it were whole on its second line, where its value stands: a cell of one to three words
-        and no figure, and close below it, in its column, the rest. Only matches that span the break
-        (any other `find` already sees); the lines are copied only where one does."""
-        pattern = label if isinstance(label, re.Pattern) else re.compile(label, re.IGNORECASE)
-        found = []
-        for li, (line, nxt) in enumerate(zip(self.lines, self.lines[1:])):
-            if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
-                continue
-            for cell in line.segments:
-                if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
-                    continue
-                rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
-                if rest is None or re.search(r"\d", rest.words[0].text):
-                    continue
-                first = rest.words[0]
-                text = f"{cell.text} {first.text}"
-                if not any(m.start() < len(cell.text) < m.end() for m in pattern.finditer(text)):
-                    continue
-                whole = Word(text, first.x0, first.y0, first.x1, first.y1, first.page, min(first.conf, cell.conf))
-                swap = [whole if w is first else w for w in nxt.words]
-                joined = Line(nxt.page, swap, [Segment([whole if w is first else w for w in seg.words])
-                                               for seg in nxt.segments])
-                shadow = Layout([])
-                shadow.lines, shadow.scanned = self.lines[:li + 1] + [joined] + self.lines[li + 2:], self.scanned
-                for si, segment in enumerate(joined.segments):
-                    for m in pattern.finditer(segment.text):
-                        hit = shadow._value_near(li + 1, si, m, parse, is_label, below)
-                        if hit is not None:
-                            found.append(hit)
-        return found
+        """Values next to a short label broken onto two lines (joining.find_wrapped)."""
+        return find_wrapped(self, label, parse, is_label=is_label, below=below)
 
     def column_text(self) -> str:
         """The text read column by column: on a page set in two columns of prose (many lines whose
@@ -352,19 +252,36 @@ class Layout:
         for li in range(len(self.lines) - 2):
             for segment in self.lines[li].segments:
                 tolerance = 1.5 * self.lines[li].height
-                street = self._aligned(li + 1, segment, tolerance)
+                below = self._column_below(li, segment, tolerance, 3)
+                street = below[0] if below else None
                 if street is None or not STREET.search(street.text):
                     continue
                 if TOWN_IN_LINE.search(street.text):  # "Hauptstraße 8 · 04109 Leipzig" on one line
                     out.append((segment.text, self.lines[li].page, li))
                     continue
-                town = self._aligned(li + 2, segment, tolerance)
-                if town is None or not POSTCODE.match(town.text):
-                    # A two-line street block ("c/o", "Apartment 4") or a country line: one more down.
-                    town = self._aligned(li + 3, segment, tolerance)
-                    if town is None or not POSTCODE.match(town.text):
-                        continue
+                # The town under the street, or one more down: a two-line street block ("c/o",
+                # "Apartment 4") or a country line.
+                if not any(POSTCODE.match(town.text) for town in below[1:3]):
+                    continue
                 out.append((segment.text, self.lines[li].page, li))
+        return out
+
+    def _column_below(self, li: int, top: Segment, tolerance: float, count: int) -> list[Segment]:
+        """Up to `count` segments under `top` in its column, line after line: a line with nothing in
+        the column is passed over (a side column's facts set between the address lines, "Steuerklasse  4"
+        beside "Uhlandstraße 90"), while a gap of more than two lines' height ends the column."""
+        out, page, bottom = [], self.lines[li].page, self.lines[li].y1
+        for lj in range(li + 1, len(self.lines)):
+            line = self.lines[lj]
+            if line.page != page or line.y0 - bottom > 2 * line.height:
+                break
+            cell = self._aligned(lj, top, tolerance)
+            if cell is None:
+                continue
+            out.append(cell)
+            bottom = line.y1
+            if len(out) == count:
+                break
         return out
 
     def _aligned(self, li: int, above: Segment, tolerance: float) -> Segment | None:

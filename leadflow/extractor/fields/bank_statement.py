@@ -53,8 +53,12 @@ BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|
 # "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it ("Beziige").
 SALARY = re.compile(r"\b(lohn|gehalt|entgelt|bez(?:ü|u|ii)e?ge|besoldung|salary|payroll|wages?|pay)\b", re.IGNORECASE)
 BOOKING = re.compile(r"^\d{2}\.\d{2}\.(?:\d{2,4})?\s")
-WRAPPED_RANGE = re.compile(r"(\d{4}\s*(?:-|–|bis|to))[ \t]*\n[ \t]*(?=\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
-FLAT_PERIOD = re.compile(r"(\d{1,2}\.\d{1,2}\.\d{4})\s*(?:-|–|bis|to)\s*(\d{1,2}\.\d{1,2}\.\d{4})", re.IGNORECASE)
+# A period broken across a line's end, the range word ending the first line ("vom 01.10.2026 bis" /
+# "31.10.2026") or opening the second ("vom 8.10.26" / "bis 7.11.26"); its years of four digits or two.
+WRAPPED_RANGE = re.compile(r"((?<!\d)\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})(?![\d.])\s*(?:(?:-|–|bis|to)[ \t]*)?)"
+                           r"\n[ \t]*(?=(?:(?:-|–|bis|to)\s+)?\d{1,2}\.\d{1,2}\.\d{2})", re.IGNORECASE)
+FLAT_PERIOD = re.compile(r"(?<![\d.])(\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2}))\s*(?:-|–|bis|to)\s*"
+                         r"(\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2}))(?![\d.,]*\d)", re.IGNORECASE)
 
 # The bookings table: a line that starts with a date, and the column headers that say what an amount is.
 BOOKING_DATE = re.compile(r"^(?:\d{1,2}\.\d{1,2}\.(?:\d{2,4})?|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4}"
@@ -130,7 +134,7 @@ def parse(reading) -> FieldsRead:
     # A period broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026") read as one line.
     m = FLAT_PERIOD.search(WRAPPED_RANGE.sub(r"\1 ", text))
     if m:
-        _offer_period(f, p.iso_date(m.group(1)), p.iso_date(m.group(2)), FLAT_LABEL)
+        _offer_period(f, p.labelled_date(m.group(1)), p.labelled_date(m.group(2)), FLAT_LABEL)
     _offer_period(f, *_unlabelled_range(text), STRUCTURE)
     f.look(layout, "opening_balance", OPENING, balance, is_label=IS_LABEL)
     f.offer("opening_balance", p.after_label(text, FLAT_OPENING, balance), FLAT_LABEL)

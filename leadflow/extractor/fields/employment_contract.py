@@ -91,7 +91,7 @@ def parse(reading) -> FieldsRead:
     f = Findings([*SCHEMAS, MONTHLY_SALARY])
     f.look(layout, "employer", EMPLOYER_LABEL, p.company_name, is_label=IS_LABEL)
     f.look(layout, "employee", EMPLOYEE_LABEL, p.person_name, is_label=IS_LABEL)
-    f.look(layout, "start_date", START_LABEL, p.iso_date, is_label=IS_LABEL)
+    f.look(layout, "start_date", START_LABEL, _start_day, is_label=IS_LABEL)
     f.look(layout, "annual_salary", ANNUAL_LABEL, p.amount, is_label=IS_LABEL)
     for role, name in _parties(flat):
         if role == "employer":
@@ -121,7 +121,7 @@ def parse(reading) -> FieldsRead:
     if start and AMENDMENT.search(flat[:HEAD_CHARS]) and CHANGE_TRIGGER.match(start.group(0)):
         start = None  # the day a change takes effect: the employment began earlier
     if start:
-        day = p.iso_date(start.group(1))
+        day = p.labelled_date(start.group(1))
         f.offer("start_date", day, FLAT_LABEL)
         if day is None:
             f.offer("start_date", p.iso_date(_ocr_day_one(start.group(1))), FLAT_LABEL - 0.1)
@@ -140,7 +140,7 @@ def _offer_prose(f: Findings, prose: str, less: float) -> None:
     """The start date and the pay as the prose states them, read from a column reading of the page."""
     start = START.search(prose)
     if start and not (AMENDMENT.search(prose[:HEAD_CHARS]) and CHANGE_TRIGGER.match(start.group(0))):
-        f.offer("start_date", p.iso_date(start.group(1)), FLAT_LABEL - less, "column")
+        f.offer("start_date", p.labelled_date(start.group(1)), FLAT_LABEL - less, "column")
     monthly = _monthly_salary(prose)
     f.offer("annual_salary", _annual_salary(prose, monthly), FLAT_LABEL - less, "column")
     f.offer(MONTHLY_SALARY, monthly, FLAT_LABEL - less, "column")
@@ -181,6 +181,12 @@ def _annual_salary(flat: str, monthly: str | None) -> str | None:
         before = p.amounts(flat[max(0, m.start() - 30):m.start()])
         if before and Decimal(before[-1]) > 0:
             return before[-1]
+        # The year's word before its amount: "beträgt jährlich brutto 95.500,00", "annually EUR 85,000".
+        after = YEAR_AMOUNT.match(flat, m.end())
+        if after:
+            value = p.euros(after.group(1)) or whole_euros_en(after.group(1))
+            if value and Decimal(value) > 0:
+                return value
     if monthly:
         count = PAYMENTS.search(flat)
         if count:
@@ -193,6 +199,14 @@ def _annual_salary(flat: str, monthly: str | None) -> str | None:
             n = 12
         return f"{Decimal(monthly) * n:.2f}"
     return None
+
+
+YEAR_AMOUNT = re.compile(r"\s*(?:brutto|gross)?\s*((?:EUR|€)?\s?\d[\d.,]*\d\s?(?:EUR|€)?)", re.IGNORECASE)
+
+
+def _start_day(raw: str) -> str | None:
+    """The date beside a start label: past the label's own words ("Beginn | der Tätigkeit: 15.9.25.")."""
+    return p.labelled_date(raw[:40])
 
 
 # A thirteenth salary named as such; a count of monthly salaries of any number.

@@ -53,7 +53,7 @@ NUMBER_LABEL = lexicon(r"re:rechnungs[\s\-]?nummer" + MENTION, r"re:rechnungs-?\
                        # Beside a label, also without the dash: "Rechnung Nr.", "Kostenberechnung Nr.".
                        "re:" + BILL + r"[–—-]?\s*nr\.?",
                        r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
-DATE_LABEL_X = lexicon("rechnungs datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
+DATE_LABEL_X = lexicon("rechnungs datum", r"re:re\.?\s?-?\s?datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
                        "ausstellungs datum", "date of issue", "issue date")
 # On a scan a label may be looked for glued to its neighbours; a bare "datum" glued to a word is
 # another date's label (Leistungsdatum, Fälligkeitsdatum), so only the invoice's own labels are.
@@ -109,8 +109,10 @@ def parse(reading) -> FieldsRead:
     f.look(layout, "number", NUMBER_LABEL, _identifier, is_label=IS_LABEL)
     f.look(layout, "date", DATE_LABEL_X, _labelled_date, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search)
     f.look(layout, "net", NET_LABEL, _figure, is_label=IS_LABEL)
-    f.look(layout, "tax", TAX_LABEL, _figure, is_label=IS_LABEL, below=False)
-    totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, below=False) if layout else []
+    # Below a label too (a summary box: "Summe netto | 19 % MwSt | Summe brutto" over its three
+    # figures), but not under an items table's head, whose columns hold the rows' amounts.
+    f.look(layout, "tax", TAX_LABEL, _figure, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search)
+    totals = layout.find(TOTAL_LABEL, p.money, is_label=IS_LABEL, skip_line=ITEMS_HEAD.search) if layout else []
     # Totals repeat (per page, carried over); the last one stated is the invoice's.
     for order, hit in enumerate(totals):
         f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
@@ -158,7 +160,9 @@ def parse(reading) -> FieldsRead:
                 "legal name", candidate.page)
         f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
-    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in customers]
+    # A name after a salutation ("Herrn Tomás Novák", "HERRN ...") is the addressee, never who bills.
+    f.candidates["issuer"] = [c for c in f.candidates["issuer"]
+                              if c.value not in customers and not SALUTATION.match(str(c.value).strip())]
     # The VAT is never the whole bill: a VAT label whose own figure is unreadable takes the next
     # line's total from below it.
     totals = {c.value for c in f.candidates["total"]}

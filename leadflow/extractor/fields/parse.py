@@ -117,6 +117,24 @@ def iso_date(raw: str) -> str | None:
     return None
 
 
+SHORT_YEAR_DATE = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.,]*\d)")
+
+
+def labelled_date(raw: str) -> str | None:
+    """The first date after a date's own label, also with a two-digit year ("beginnt zum 15.6.25"):
+    beside such a label a short year is a date, while unlabelled "15.6.25" could be any figure's."""
+    value = iso_date(raw)
+    if value is not None:
+        return value
+    m = SHORT_YEAR_DATE.search(raw)
+    if not m:
+        return None
+    try:
+        return date(2000 + int(m.group(3)), int(m.group(2)), int(m.group(1))).isoformat()
+    except ValueError:
+        return None
+
+
 def iso_dates(raw: str) -> list[str]:
     out = []
     for m in DATE_DMY.finditer(raw):

@@ -39,11 +39,14 @@ YEAR_LABEL = lexicon(r"re:bescheid\s+f(?:ü|ii|u)r", "für das kalender jahr", "
                      "year of assessment", "income tax assessment", r"einkommensteuer bescheid(?:\s+für)?",
                      r"re:berechnung der einkommensteuer", "bescheinigungs zeitraum", "certificate period",
                      "dauer des dienstverhältnisses",
-                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?", r"wage tax certificate(?:\s+for)?")
+                     r"re:lohnsteuer\s?-?bescheinigung(?:\s+für)?",
+                     # The certificate's title in English words of any kind: "Annual wage tax statement 2025".
+                     r"re:(?:annual\s+)?wage\s+tax\s+(?:certificate|statement)(?:\s+for)?")
 YEAR_PLAIN = lexicon("jahr", "year")  # "im Jahr 2026 erhalten" is no tax year: weaker
 TAX_NUMBER_LABEL = lexicon("steuer nummer", "steuer-?nr\\.?", r"re:st\.?\s?-?nr\.?", "tax number", "tax no\\.?",
                            "tax reference")
-TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.\s?v\.\s?e\.?")
+# "zvE", "z.v.E.", "z. v. E.": the abbreviation with or without its dots.
+TAXABLE = lexicon("zu versteuerndes einkommen", "taxable income", r"re:z\.?\s?v\.?\s?e\b\.?")
 INCOME_TAX = lexicon("festzusetzende einkommensteuer", "festgesetzte einkommensteuer", "income tax assessed",
                      "income tax due")
 # The tax by the tariff, before reductions (trade tax credit § 35 EStG, household services § 35a): the
@@ -57,8 +60,10 @@ OFFICE_LABEL = lexicon("finanzamt", "tax office", "zuständiges finanzamt")
 EMPLOYER = lexicon(r"re:(?:name und )?anschrift des arbeitgebers", "name des arbeitgebers", "arbeitgeber(?:in)?",
                    "employer", "firma")
 EMPLOYEE = lexicon(r"re:arbeitnehmer(?:\s?/\s?in|\(in\)|in)?", "employee")
+# Payroll's own words for the taxed gross too: "Steuerbrutto", "steuerpflichtiges Brutto", "taxable gross".
 GROSS_WAGES = lexicon(r"re:brutto\s?-?arbeits[li1]ohn", "gross wages", "gross pay", "gross salary",
-                      "steuerpflichtiger arbeitslohn", "jahresbruttolohn", "gross income")
+                      "steuerpflichtiger arbeitslohn", "jahresbruttolohn", "gross income", "steuer brutto",
+                      "steuerpflichtiges brutto", "lohnsteuer brutto", "taxable gross", "lohnsteuerpflichtiger arbeitslohn")
 WAGE_TAX = lexicon("einbehaltene lohnsteuer", "wage tax withheld", "income tax withheld", "lohnsteuer einbehalten",
                    "wage tax")
 WAGE_TAX_PLAIN = lexicon("lohnsteuer")
@@ -139,6 +144,8 @@ def parse_certificate(reading) -> FieldsRead:
     f.look(layout, "wage_tax", WAGE_TAX_PLAIN, p.euro_cents, is_label=IS_LABEL, weight=PLAIN_WEIGHT)
     for line, page, _ in layout.address_blocks():
         f.offer("employer", p.company_name(line), GUESS + 0.1, "address block", page)
+    for name, value in form_lines(text).items():
+        f.offer(name, value, STRUCTURE, "form line")
     for name, value in parse_certificate_text(text).items():
         f.offer(name, value, FLAT_LABEL)
     f.offer("employer", p.sender(text), STRUCTURE)  # a payroll office's letter: the return-address line
@@ -167,6 +174,26 @@ def parse_assessment_text(text: str) -> dict:
             flags=re.IGNORECASE | re.MULTILINE),
         "tax_office": _roman(office.group(0).strip()) if office else None,
     }
+
+
+# The electronic certificate numbers its lines by law, whatever words a payroll prints beside them:
+# line 3 is the gross wages, line 4 the wage tax withheld.
+FORM_LINES = {"3": "gross_wages", "4": "wage_tax"}
+FORM_LINE = re.compile(r"^(\d{1,2})\.\s+[A-Za-zÄÖÜäöüß]")
+
+
+def form_lines(text: str) -> dict[str, str]:
+    """The figures on the certificate's numbered lines 3 and 4 ("3.  Steuerbrutto  53.362,68"): the
+    last column of a line whose number opens it, when both numbers are there (a numbered form, not a list)."""
+    found: dict[str, str] = {}
+    for line in p.lines(text):
+        m = FORM_LINE.match(line)
+        columns = p.segments(line)
+        if m and m.group(1) in FORM_LINES and len(columns) >= 3 and FORM_LINES[m.group(1)] not in found:
+            value = p.euro_cents(columns[-1])
+            if value is not None:
+                found[FORM_LINES[m.group(1)]] = value
+    return found if len(found) == len(FORM_LINES) else {}
 
 
 def parse_certificate_text(text: str) -> dict:
