@@ -1,4 +1,5 @@
-# LeadFlow. `make run` serves the product on this machine; `make test` runs the whole suite.
+# LeadFlow. `make run` serves the product on this machine; `make up` runs it in the distributed
+# mode (scripts/up.sh); `make test` runs the whole suite.
 # Both set up everything they need first (virtual environment, Debian packages).
 PYTHON ?= python3
 VENV := .venv
@@ -12,7 +13,7 @@ HOST ?= 127.0.0.1
 # The suite runs in this many processes (pytest-xdist); 0 runs it in this one.
 TEST_PROCESSES ?= 2
 
-.PHONY: run test eval-extraction system-run system-test services clean i18n-extract i18n-update i18n-compile
+.PHONY: run up test eval-extraction system-run system-test system-up services clean i18n-extract i18n-update i18n-compile
 
 $(VENV)/.runtime: requirements.txt requirements-extractor.txt
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,9 @@ system-run:
 system-test:
 	scripts/install-system-packages.sh test
 
+system-up:
+	scripts/install-system-packages.sh up
+
 services:
 	scripts/ensure-services.sh
 
@@ -37,6 +41,12 @@ run: $(VENV)/.runtime system-run $(CATALOGS)
 	$(FLASK) db upgrade
 	$(FLASK) leadflow demo
 	$(FLASK) leadflow serve --host $(HOST) --port $(PORT)
+
+# The distributed mode on this machine: a PostgreSQL (UP_PG_PORT, 5433) and a Redis (UP_REDIS_PORT,
+# 6380) of its own with their data under instance/up (UP_DIR), then web (UP_PORT, 8000), two workers,
+# the scheduler and the extractor from the Procfile under honcho. Ctrl-C stops them all.
+up: $(VENV)/.runtime system-up $(CATALOGS)
+	scripts/up.sh
 
 test: $(VENV)/.dev system-test services $(CATALOGS)
 	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_PROCESSES)
