@@ -1,15 +1,12 @@
 """Words a line's reading joins before it is split into segments: a label hyphenated at its line's
 end made whole on the line of its rest, and a title set in spaced letters read as the words it spells.
-Words are layout.Word boxes; a joined word is a copy of one of its parts with the whole text."""
+Words are wordbox.Word boxes; a joined word is a copy of one of its parts with the whole text."""
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
 
-if TYPE_CHECKING:
-    from leadflow.extractor.layout import Found, Layout, Word
+from leadflow.extractor.wordbox import Word
 
 
 def hyphens_joined(rows: list[list[Word]]) -> list[list[Word]]:
@@ -81,52 +78,3 @@ def _same_pitch(run: list[Word], word: Word) -> bool:
 
 SPACED_PITCH = 0.9  # a spaced letter's gap, in heights; a word's gap in a spaced title is wider
 SPACED_WORD_GAP = 3.0  # heights between two words of a spaced title that still make one phrase
-
-
-# A label broken onto two lines has at most this many words on its first.
-WRAP_WORDS = 3
-
-
-def find_wrapped(layout: Layout, label: str | re.Pattern, parse: Callable[[str], object], *,
-                 is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
-    """Values next to a short label broken onto two lines ("Closing" over "balance  -9.429,12"), read
-    as if it were whole on its second line, where its value stands: a cell of one to three words
-    and no figure, and close below it, in its column, the rest. Only matches that span the break
-    (any other `find` already sees); the lines are copied only where one does."""
-    from leadflow.extractor.layout import Layout, Line, Segment, Word  # layout builds on this module
-    pattern = label if isinstance(label, re.Pattern) else re.compile(label, re.IGNORECASE)
-    found = []
-    for li, (line, nxt) in enumerate(zip(layout.lines, layout.lines[1:])):
-        if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
-            continue
-        for cell in line.segments:
-            if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
-                continue
-            rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
-            if rest is None or re.search(r"\d", rest.words[0].text):
-                continue
-            # The rest of the label is the words up to the first figure ("zu" over "versteuerndes
-            # Einkommen 64.233,00"); a break after a hyphen ("Einkommen-" / "steuer") joins without a space.
-            tail = list(itertools.takewhile(lambda w: not re.search(r"\d", w.text), rest.words))
-            head = cell.text if cell.text.endswith("-") else cell.text + " "
-            text = head + " ".join(w.text for w in tail)
-            if not any(m.start() < len(cell.text) < m.end() for m in pattern.finditer(text)):
-                continue
-            first, last = tail[0], tail[-1]
-            whole = Word(text, first.x0, min(w.y0 for w in tail), last.x1, max(w.y1 for w in tail), first.page,
-                         min([cell.conf] + [w.conf for w in tail]))
-            joined = Line(nxt.page, _merged(nxt.words, tail, whole),
-                          [Segment(_merged(seg.words, tail, whole)) for seg in nxt.segments])
-            shadow = Layout([])
-            shadow.lines, shadow.scanned = layout.lines[:li + 1] + [joined] + layout.lines[li + 2:], layout.scanned
-            for si, segment in enumerate(joined.segments):
-                for m in pattern.finditer(segment.text):
-                    hit = shadow._value_near(li + 1, si, m, parse, is_label, below)
-                    if hit is not None:
-                        found.append(hit)
-    return found
-
-
-def _merged(words: list[Word], run: list[Word], whole: Word) -> list[Word]:
-    """`words` with the words of `run` replaced by the one word `whole`, where the run's first stood."""
-    return [whole if w is run[0] else w for w in words if not any(w is r for r in run[1:])]

@@ -1,10 +1,12 @@
 """Words with their boxes, grouped into lines and column segments, and the geometric questions a
 field finder asks of them: what stands right of a label, below it, under a table header."""
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from leadflow.extractor.joining import SPACED_WORD_GAP, find_wrapped, hyphens_joined, spaced_joined
+from leadflow.extractor.joining import SPACED_WORD_GAP, hyphens_joined, spaced_joined
+from leadflow.extractor.wordbox import Word  # noqa: F401 - layout.Word, as the readers name it
 
 # A word belongs to a line when at least this share of the smaller height overlaps the line's band.
 LINE_OVERLAP = 0.5
@@ -38,24 +40,6 @@ UNFINISHED = re.compile(r"(?:\b(?:bis|to|until|till|und|and|vom|from)|[-–—,&
 # The second line of a wrapped label: lower-case words or a form's cross-reference ("ohne 9. und 10.",
 # "von 3.", "a) zur gesetzlichen ...", "(nur bei ...)").
 WRAPPED_TAIL = re.compile(r"^(?:[a-zäöüß]|\(|[a-z]\))")
-
-
-@dataclass(frozen=True)
-class Word:
-    """One word and its box; y grows downwards from the top of the page, units are the source's
-    own (PDF points or image pixels). `conf` is OCR's 0-100 confidence, 100 for a text layer."""
-    text: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    page: int
-    conf: float = 100.0
-    spaced: bool = False  # joined from a title's spaced letters: its gap to the next word is no column's
-
-    @property
-    def height(self) -> float:
-        return max(self.y1 - self.y0, 0.1)
 
 
 @dataclass
@@ -220,7 +204,7 @@ class Layout:
 
     def find_wrapped(self, label: str | re.Pattern, parse: Callable[[str], object], *,
                      is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
-        """Values next to a short label broken onto two lines (joining.find_wrapped)."""
+        """Values next to a short label broken onto two lines (find_wrapped, below)."""
         return find_wrapped(self, label, parse, is_label=is_label, below=below)
 
     def column_text(self) -> str:
@@ -552,3 +536,51 @@ def _tilt(rows) -> float:
         return 0.0
     slopes.sort()
     return slopes[len(slopes) // 2]
+
+
+# A label broken onto two lines has at most this many words on its first.
+WRAP_WORDS = 3
+
+
+def find_wrapped(layout: Layout, label: str | re.Pattern, parse: Callable[[str], object], *,
+                 is_label: Callable[[str], bool] | None = None, below: bool = True) -> list[Found]:
+    """Values next to a short label broken onto two lines ("Closing" over "balance  -9.429,12"), read
+    as if it were whole on its second line, where its value stands: a cell of one to three words
+    and no figure, and close below it, in its column, the rest. Only matches that span the break
+    (any other `find` already sees); the lines are copied only where one does."""
+    pattern = label if isinstance(label, re.Pattern) else re.compile(label, re.IGNORECASE)
+    found = []
+    for li, (line, nxt) in enumerate(zip(layout.lines, layout.lines[1:])):
+        if nxt.page != line.page or nxt.y0 - line.y1 > line.height:
+            continue
+        for cell in line.segments:
+            if not 1 <= len(cell.words) <= WRAP_WORDS or re.search(r"\d", cell.text):
+                continue
+            rest = next((c for c in nxt.segments if abs(c.x0 - cell.x0) <= line.height), None)
+            if rest is None or re.search(r"\d", rest.words[0].text):
+                continue
+            # The rest of the label is the words up to the first figure ("zu" over "versteuerndes
+            # Einkommen 64.233,00"); a break after a hyphen ("Einkommen-" / "steuer") joins without a space.
+            tail = list(itertools.takewhile(lambda w: not re.search(r"\d", w.text), rest.words))
+            head = cell.text if cell.text.endswith("-") else cell.text + " "
+            text = head + " ".join(w.text for w in tail)
+            if not any(m.start() < len(cell.text) < m.end() for m in pattern.finditer(text)):
+                continue
+            first, last = tail[0], tail[-1]
+            whole = Word(text, first.x0, min(w.y0 for w in tail), last.x1, max(w.y1 for w in tail), first.page,
+                         min([cell.conf] + [w.conf for w in tail]))
+            joined = Line(nxt.page, _merged(nxt.words, tail, whole),
+                          [Segment(_merged(seg.words, tail, whole)) for seg in nxt.segments])
+            shadow = Layout([])
+            shadow.lines, shadow.scanned = layout.lines[:li + 1] + [joined] + layout.lines[li + 2:], layout.scanned
+            for si, segment in enumerate(joined.segments):
+                for m in pattern.finditer(segment.text):
+                    hit = shadow._value_near(li + 1, si, m, parse, is_label, below)
+                    if hit is not None:
+                        found.append(hit)
+    return found
+
+
+def _merged(words: list[Word], run: list[Word], whole: Word) -> list[Word]:
+    """`words` with the words of `run` replaced by the one word `whole`, where the run's first stood."""
+    return [whole if w is run[0] else w for w in words if not any(w is r for r in run[1:])]

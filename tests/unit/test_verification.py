@@ -31,11 +31,10 @@ def test_a_declared_kind_that_differs_from_the_detected_type_goes_to_a_person_wi
     assert "Gehaltsabrechnung" in verdict.notes[0].de
 
 
-def test_no_text_at_all_is_rejected_as_illegible_with_advice():
-    verdict = verify(Extraction("payslip", 0.9, {"text_chars": 0}), "payslip", Applicant(), TODAY)
-    assert verdict.status == Status.REJECTED
-    assert verdict.rejection_code == RejectionCode.ILLEGIBLE
-    assert "sharper scan" in verdict.notes[0].en
+def test_nothing_read_of_a_file_that_passed_the_pre_check_goes_to_a_person():
+    verdict = verify(Extraction("unknown", 0.0, {"text_chars": 0}), "payslip", Applicant(), TODAY)
+    assert verdict.status == Status.ACTION_REQUIRED and verdict.rejection_code is None
+    assert verdict.notes[0].code == "hard_to_read"
 
 
 def test_a_little_text_is_the_readers_doubt_and_goes_to_a_person_not_a_rejection():

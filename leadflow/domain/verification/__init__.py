@@ -48,15 +48,10 @@ def verify(extraction: Extraction, declared_kind: str | None, applicant: Applica
     """The verdict on one extraction result."""
     text_chars = extraction.content.get("text_chars")
     if text_chars is not None and text_chars < MIN_TEXT_CHARS and extraction.document_type not in ("id_document", "residence_permit"):
-        if text_chars == 0:
-            return Verdict(Status.REJECTED, (Note(
-                "illegible",
-                "We could not read this document. Please upload a sharper scan or the original PDF.",
-                "Wir konnten dieses Dokument nicht lesen. Bitte laden Sie einen schärferen Scan oder das Original-PDF hoch."),),
-                RejectionCode.ILLEGIBLE)
-        # Some text, too little to judge: the reader's weakness, not the client's fault. A person
-        # looks at the image (on generated scans the reader failed on, genuine documents were
-        # rejected here) and asks for a better copy only when they cannot read it either.
+        # A file with nothing on it was refused at the upload (blank_pages); one that passed and of
+        # which the reader got little or nothing is the reader's weakness, not the client's fault
+        # (on fresh layouts every genuine scan rejected here had been read so). A person looks at
+        # the image and asks for a better copy only when they cannot read it either.
         return Verdict(Status.ACTION_REQUIRED, (Note(
             "hard_to_read",
             "We could read only a little of this document; a specialist will look at it.",
