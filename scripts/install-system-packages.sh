@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LeadFlow needs, only those missing. Usage:
 #   scripts/install-system-packages.sh run    # what the product needs (OCR)
-#   scripts/install-system-packages.sh test   # plus what the suite needs (a browser)
+#   scripts/install-system-packages.sh test   # plus what the suite needs (a browser, PostgreSQL and Redis)
 #   scripts/install-system-packages.sh up     # plus PostgreSQL and Redis for `make up`
 set -euo pipefail
 
 packages=(tesseract-ocr tesseract-ocr-deu tesseract-ocr-eng poppler-utils)
 case "${1:-run}" in
-  test) packages+=(chromium) ;;
+  test) packages+=(chromium postgresql redis-server) ;;  # the suite starts `make up`'s servers too
   up) packages+=(postgresql redis-server) ;;
 esac
 
