@@ -15,6 +15,7 @@ from leadflow.extensions import db
 from leadflow.models import Workspace
 from leadflow.services import applicants, case_file, checklist, views, whose
 from leadflow.web.i18n import error_words, language_of
+from leadflow.web import params
 from leadflow.web.auth import roles_required
 from leadflow.web.templating import page_language, preload_names
 from leadflow.ports import current_ports
@@ -85,7 +86,7 @@ def add_applicant(workspace_id):
     case = _workspace_or_404(workspace_id)
     try:
         whose.add_co_applicant(db.session, current_ports(), current_user, case, name=request.form.get("name"),
-                               date_of_birth=request.form.get("date_of_birth"),
+                               date_of_birth=params.typed_day(request.form.get("date_of_birth")),
                                citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
         return _page(case, applicant_error=error_words(error), applicant_form=request.form), error.status
@@ -113,6 +114,8 @@ def set_applicant(workspace_id, role):
     if role not in ROLES:
         abort(404)
     changes = {name: request.form[name] for name in ("name", "date_of_birth", "citizenship") if name in request.form}
+    if "date_of_birth" in changes:
+        changes["date_of_birth"] = params.typed_day(changes["date_of_birth"])
     try:
         whose.correct_applicant(db.session, current_ports(), current_user, case, role, changes)
     except LeadflowError as error:
@@ -127,12 +130,12 @@ EXAMPLE_PAYOUT = date(2027, 3, 31)
 
 
 def _payout_date(raw) -> date | None:
-    """An ISO date from the form's date input, None when left empty; ValueError for anything else."""
+    """A date typed in either language's format, None when left empty; ValueError for anything else."""
     text = (raw or "").strip()
     if not text:
         return None
-    day = date.fromisoformat(text)
-    if not MIN_PAYOUT <= day <= MAX_PAYOUT:
+    day = words.parse_day(text)
+    if day is None or not MIN_PAYOUT <= day <= MAX_PAYOUT:
         raise ValueError(text)
     return day
 

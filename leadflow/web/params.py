@@ -132,3 +132,12 @@ def _unstorable_json() -> str | None:
         elif isinstance(item, list):
             stack.extend(item)
     return None
+
+
+def typed_day(raw) -> str:
+    """A date a person typed on a page, in either language's format (06.12.2026, 6 Dec 2026,
+    2026-12-06), as the ISO text the services take; anything else as typed, for the service to
+    refuse in words."""
+    from leadflow import words
+    day = words.parse_day(str(raw or ""))
+    return day.isoformat() if day else str(raw or "")

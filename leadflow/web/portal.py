@@ -80,7 +80,7 @@ def add_applicant():
     case = _own_case(request.form.get("case"))
     try:
         whose.add_co_applicant(db.session, current_ports(), current_user, case, name=request.form.get("name"),
-                               date_of_birth=request.form.get("date_of_birth"),
+                               date_of_birth=params.typed_day(request.form.get("date_of_birth")),
                                citizenship=request.form.get("citizenship"))
     except LeadflowError as error:
         return _page(_cases(), case, applicant_error=i18n.error_words(error), applicant_form=request.form), error.status

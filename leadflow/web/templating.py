@@ -5,6 +5,8 @@ filters that put codes into words and dates into the page's format (leadflow.wor
 Registered app-wide, not on one blueprint: a row renders for socket pushes too, outside any
 screen's request.
 """
+from datetime import date
+
 from flask import g, url_for
 from flask_babel import get_locale, gettext
 
@@ -25,6 +27,10 @@ def register(app) -> None:
     app.jinja_env.filters.update(FILTERS)
 
 
+# The example a date input shows (the page's own format of a day whose numbers cannot be confused).
+EXAMPLE_DAY = date(2027, 3, 31)
+
+
 def helpers() -> dict:
     return {
         # labels
@@ -35,6 +41,8 @@ def helpers() -> dict:
         # who may do what (leadflow.domain.audience)
         "retry_offered": retry_offered, "may_retry": audience.may_retry, "may_see_credits": audience.may_see_credits,
         "may_work_on_data": audience.may_work_on_data, "may_decide": audience.may_decide,
+        # a date typed on a page: its placeholder's example, shown in the page's format
+        "example_day": EXAMPLE_DAY,
         # the review queue's field inputs
         "unreadable_fields": unreadable_fields, "FIELD_PREFIX": FIELD_PREFIX, "FIELD_HINTS": review_service.TYPED_LIKE,
         # codes as words, in the page's language (or the one given)

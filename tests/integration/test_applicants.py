@@ -168,7 +168,7 @@ def test_the_employer_check_names_a_certificate_from_another_employer(app, world
 def test_a_co_applicant_with_a_bad_name_or_a_second_one_is_refused_and_nothing_is_written(app, world):
     advisor = signed_in(app, world.advisor_a)
     url = f"/workspaces/{world.workspace_a}/applicants"
-    for form in ({"name": "  "}, {"name": "x" * 201}, {"name": "Ann Lee", "date_of_birth": "29.02.1988"},
+    for form in ({"name": "  "}, {"name": "x" * 201}, {"name": "Ann Lee", "date_of_birth": "30.02.1988"},
                  {"name": "Ann Lee", "citizenship": "Narnia"}):
         response = post(advisor, url, form, htmx=False)
         assert response.status_code == 400, form

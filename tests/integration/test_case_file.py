@@ -74,7 +74,7 @@ def test_a_case_built_from_the_samples_shows_its_checks_and_income_summary(app, 
 def test_the_advisor_plans_the_payout_and_a_bad_date_is_a_400_that_writes_nothing(app, world):
     advisor = signed_in(app, world.advisor_a)
     url = f"/workspaces/{world.workspace_a}/payout-date"
-    for bad in ("31.03.2027", "2027-02-30", "0001-01-01", "tomorrow"):
+    for bad in ("31.02.2027", "2027-02-30", "0001-01-01", "tomorrow"):
         response = post(advisor, url, {"planned_payout_date": bad})
         assert response.status_code == 400, bad
         assert "Enter the payout date as a date" in response.get_data(as_text=True)
@@ -86,7 +86,12 @@ def test_the_advisor_plans_the_payout_and_a_bad_date_is_a_400_that_writes_nothin
     with app.app_context():
         assert db.session.get(Workspace, world.workspace_a).planned_payout_date == date(2027, 3, 31)
         db.session.remove()
-    assert 'value="2027-03-31"' in advisor.get(f"/workspaces/{world.workspace_a}").get_data(as_text=True)
+    assert 'value="31 Mar 2027"' in advisor.get(f"/workspaces/{world.workspace_a}").get_data(as_text=True)
+    # Typed in the other language's format, the date is read as well.
+    assert post(advisor, url, {"planned_payout_date": "30.04.2027"}).status_code == 303
+    with app.app_context():
+        assert db.session.get(Workspace, world.workspace_a).planned_payout_date == date(2027, 4, 30)
+        db.session.remove()
     # Another brokerage's advisor and the client cannot plan it.
     assert post(signed_in(app, world.advisor_b), url, {"planned_payout_date": "2027-01-01"}).status_code == 404
     assert post(signed_in(app, world.client_a), url, {"planned_payout_date": "2027-01-01"}).status_code in (302, 403)
