@@ -17,7 +17,7 @@ from leadflow.services import applicants, case_file, checklist, views, whose
 from leadflow.web.i18n import error_words, language_of
 from leadflow.web import params
 from leadflow.web.auth import roles_required
-from leadflow.web.templating import page_language, preload_names
+from leadflow.web.templating import EXAMPLE_DAY, page_language, preload_names
 from leadflow.ports import current_ports
 
 bp = Blueprint("cases", __name__)
@@ -74,7 +74,7 @@ def set_payout_date(workspace_id):
         day = _payout_date(request.form.get("planned_payout_date"))
     except ValueError:
         return _page(case, payout_error=_("Enter the payout date as a date, e.g. %(day)s.",
-                                          day=words.day(EXAMPLE_PAYOUT, page_language()))), 400
+                                          day=words.day(EXAMPLE_DAY, page_language()))), 400
     case_file.set_planned_payout(db.session, case, day)
     return redirect(url_for("cases.show", workspace_id=case.id) + "#case-file", code=303)
 
@@ -126,7 +126,6 @@ def set_applicant(workspace_id, role):
 
 # A payout date outside these is a typing slip, not a plan.
 MIN_PAYOUT, MAX_PAYOUT = date(2000, 1, 1), date(2100, 12, 31)
-EXAMPLE_PAYOUT = date(2027, 3, 31)
 
 
 def _payout_date(raw) -> date | None:

@@ -9,6 +9,7 @@ import re
 
 from flask import abort, request
 
+from leadflow import words
 from leadflow.errors import InvalidInput
 
 # Integer ids and numbers in the tables are 32-bit on PostgreSQL: a larger one names nothing.
@@ -138,6 +139,5 @@ def typed_day(raw) -> str:
     """A date a person typed on a page, in either language's format (06.12.2026, 6 Dec 2026,
     2026-12-06), as the ISO text the services take; anything else as typed, for the service to
     refuse in words."""
-    from leadflow import words
     day = words.parse_day(str(raw or ""))
     return day.isoformat() if day else str(raw or "")
