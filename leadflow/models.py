@@ -155,6 +155,14 @@ class Document(db.Model):
     # applicants (a joint account's statement) and belongs to both.
     applicant_id = db.Column(db.Integer, db.ForeignKey("applicants.id", ondelete="SET NULL"))
     joint = db.Column(db.Boolean, nullable=False, server_default=db.false())
+    # A document found inside a packet (one upload holding several documents, issue 40): the
+    # packet it came from, its place among the packet's parts (never reused, so a replayed split
+    # cannot add a part twice) and its pages in the packet's file, which it shares. A packet that
+    # held one document keeps its own pages here too (1 to its last), with no packet_id.
+    packet_id = db.Column(db.String(32), db.ForeignKey("documents.id", ondelete="SET NULL"))
+    part_number = db.Column(db.Integer)
+    first_page = db.Column(db.Integer)
+    last_page = db.Column(db.Integer)
 
     __table_args__ = (
         CheckConstraint(
@@ -170,7 +178,34 @@ class Document(db.Model):
               "id"),
         Index("ix_documents_workspace_created", "workspace_id", "created_at", "id"),
         Index("ix_documents_owner_created", "owner_id", "created_at", "id"),
+        # A packet's children are made once: a second delivery of the split cannot add a part again.
+        UniqueConstraint("packet_id", "part_number", name="uq_documents_packet_part"),
+        CheckConstraint("(first_page is null) = (last_page is null) and (first_page is null or "
+                        "(first_page >= 1 and last_page >= first_page))", name="pages"),
     )
+
+
+class Packet(db.Model):
+    """An upload holding several documents (issue 40): how it was split, and where that stands.
+
+    The packet is a document row too (kind `packet`), so it is claimed, read and audited as any
+    upload is; this row holds what only a packet has: the parts its reading proposed or a person
+    corrected, and whether they wait for a person. `revision` rises with every split applied, so
+    two corrections made at once cannot both apply (services/packets.py)."""
+    __tablename__ = "packets"
+    document_id = db.Column(db.String(32), db.ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True)
+    brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False, index=True)
+    # reading: its split job is on the way; unsure: a person is to confirm or correct the parts;
+    # split: its children exist; single: it held one document, which is the packet's row itself.
+    state = db.Column(db.String(10), nullable=False, default="reading")
+    parts = db.Column(db.JSON, nullable=False, default=list)
+    revision = db.Column(db.Integer, nullable=False, default=0)
+    split_job_id = db.Column(db.String(32))
+    decided_by_id = db.Column(db.Integer, db.ForeignKey("users.id"))
+    created_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+    updated_at = db.Column(db.DateTime, nullable=False, default=utcnow)
+
+    __table_args__ = (CheckConstraint("state in ('reading', 'unsure', 'split', 'single')", name="state"),)
 
 
 class DocumentStatusCount(db.Model):
@@ -215,7 +250,7 @@ class ExtractionJob(db.Model):
     id = db.Column(db.String(32), primary_key=True, default=new_id)
     document_id = db.Column(db.String(32), db.ForeignKey("documents.id"), nullable=False, index=True)
     brokerage_id = db.Column(db.Integer, db.ForeignKey("brokerages.id"), nullable=False)
-    mode = db.Column(db.String(20), nullable=False)   # first | reprocess | customise
+    mode = db.Column(db.String(20), nullable=False)   # first | reprocess | customise | split (a packet's pages)
     status = db.Column(db.String(20), nullable=False, default=JobStatus.CREATED.value)   # lifecycle.JobStatus
     output_spec = db.Column(db.JSON)
     # A reprocess or customisation starts from a finished document: the status to return to
@@ -231,7 +266,7 @@ class ExtractionJob(db.Model):
     finished_at = db.Column(db.DateTime)
 
     __table_args__ = (
-        CheckConstraint("mode in ('first', 'reprocess', 'customise')", name="mode"),
+        CheckConstraint("mode in ('first', 'reprocess', 'customise', 'split')", name="mode"),
         CheckConstraint("status in ('created', 'accepted', 'completed', 'failed')", name="status"),
         Index("ix_extraction_jobs_status_deadline", "status", "deadline_at"),
         # Erasing a person forgets them as the requester of jobs: few jobs have one (reruns), so
@@ -301,7 +336,7 @@ class DocumentVersion(db.Model):
         # A job writes at most one version of each part: a second delivery cannot add another.
         UniqueConstraint("job_id", "part", name="uq_document_versions_job"),
         CheckConstraint("part in ('content', 'schema')", name="part"),
-        CheckConstraint("cause in ('generated', 'reprocessed', 'customised', 'corrected', 'reverted')",
+        CheckConstraint("cause in ('generated', 'reprocessed', 'customised', 'corrected', 'reverted', 'resplit')",
                         name="cause"),
     )
 
