@@ -152,6 +152,9 @@ def load() -> dict:
         "PACKAGE_LINK_SECONDS": _int("PACKAGE_LINK_SECONDS", 300),
         "MAX_UPLOAD_BYTES": _int("MAX_UPLOAD_BYTES", 25 * 1024 * 1024),
         "MAX_DOCUMENT_PAGES": _int("MAX_DOCUMENT_PAGES", 50),
+        # An upload of several documents (a packet, `split=auto`); each of its documents is held to
+        # MAX_DOCUMENT_PAGES. The extractor reads (and OCRs) this many pages of one packet.
+        "MAX_PACKET_PAGES": _int("MAX_PACKET_PAGES", 100),
         # One user's open pages: past the cap their oldest live socket is closed.
         "WS_MAX_SOCKETS_PER_USER": _int("WS_MAX_SOCKETS_PER_USER", 20),
         # Pages read per client per day (UTC), so that one client cannot drain the brokerage's

@@ -36,6 +36,12 @@ TEXTS = {
     "system_failure": N_("Still being checked: our team is looking at this document. Nothing for you to do."),
     "rerun_failed": N_("The {mode} request failed ({code}); the earlier result stands."),
     "file_unreadable": N_("We could not read this file. Please upload a clear PDF or photo of the document."),
+    "packet_split": N_("This upload held {count} documents; each is checked on its own."),
+    "packet_unsure": N_("This upload holds several documents, and where one ends is unsure: our team looks at "
+                        "it before they are checked. Nothing for you to do."),
+    "packet_part_too_long": N_("This upload holds a part longer than one document may be: our team looks at it "
+                               "before its documents are checked. Nothing for you to do."),
+    "packet_part_merged": N_("These pages belong to another document of the same upload; they are checked there."),
 }
 
 

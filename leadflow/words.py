@@ -70,6 +70,8 @@ REJECTION = {
     "SYSTEM_RETRIES_EXHAUSTED": N_("Our system failed; its automatic retries are used up"),
     "SYSTEM_EXTRACTION_FAILED": N_("Our reading service failed"),
     "SYSTEM_SUBMISSION_FAILED": N_("The file could not be sent to our reading service"),
+    "PACKET_SPLIT_UNSURE": N_("Where its documents begin is unsure"),
+    "PACKET_PART_MERGED": N_("Its pages are part of another document now"),
     "WAITING_FOR_ALLOWANCE": N_("Waiting for tomorrow's page allowance"),
 }
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from leadflow import statements
 from leadflow.billing import ledger
+from leadflow.domain.packets import FIRST_READINGS
 from leadflow.domain.lifecycle import JobStatus
 from leadflow.models import AuditEntry, CreditReservation, CreditWallet, Document, ExtractionJob, User, utcnow
 
@@ -131,7 +132,7 @@ def client_pages_today_by_owner(session: Session, owner_ids, now: datetime) -> d
         select(Document.owner_id, func.coalesce(func.sum(_pages_used()), 0))
         .join(ExtractionJob, ExtractionJob.id == _RESERVATIONS.c.job_id)
         .join(Document, Document.id == ExtractionJob.document_id)
-        .where(Document.owner_id.in_(owner_ids), ExtractionJob.mode == "first",
+        .where(Document.owner_id.in_(owner_ids), ExtractionJob.mode.in_(FIRST_READINGS), ExtractionJob.requested_by_id.is_(None),
                _RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))
         .group_by(Document.owner_id)).all())
     clients = session.scalars(select(User.id).where(User.id.in_(owner_ids), User.role == "client")).all()
@@ -260,7 +261,7 @@ def client_pages_today(session: Session, owner_id: int, now: datetime) -> int:
         select(func.coalesce(func.sum(_pages_used()), 0))
         .join(ExtractionJob, ExtractionJob.id == _RESERVATIONS.c.job_id)
         .join(Document, Document.id == ExtractionJob.document_id)
-        .where(Document.owner_id == owner_id, ExtractionJob.mode == "first",
+        .where(Document.owner_id == owner_id, ExtractionJob.mode.in_(FIRST_READINGS), ExtractionJob.requested_by_id.is_(None),
                _RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))) or 0)
 
 
@@ -277,7 +278,7 @@ def clients_at_allowance(session: Session, brokerage_id: int, daily_allowance: i
         select(Document.owner_id, func.sum(_pages_used()))
         .join(ExtractionJob, ExtractionJob.document_id == Document.id)
         .join(CreditReservation, _RESERVATIONS.c.job_id == ExtractionJob.id)
-        .where(Document.brokerage_id == brokerage_id, ExtractionJob.mode == "first", *today)
+        .where(Document.brokerage_id == brokerage_id, ExtractionJob.mode.in_(FIRST_READINGS), ExtractionJob.requested_by_id.is_(None), *today)
         .group_by(Document.owner_id)).all())
     waiting = set(session.scalars(
         select(Document.owner_id).distinct()
@@ -367,7 +368,7 @@ def _client_pages_today_if_client(session: Session, user_id: int, now: datetime)
     today = (select(func.coalesce(func.sum(_pages_used()), 0))
              .join(ExtractionJob, ExtractionJob.id == _RESERVATIONS.c.job_id)
              .join(Document, Document.id == ExtractionJob.document_id)
-             .where(Document.owner_id == user_id, ExtractionJob.mode == "first",
+             .where(Document.owner_id == user_id, ExtractionJob.mode.in_(FIRST_READINGS), ExtractionJob.requested_by_id.is_(None),
                     _RESERVATIONS.c.created_at >= start, _RESERVATIONS.c.created_at < start + timedelta(days=1))
              .scalar_subquery())
     row = session.execute(select(User.role, today).where(User.id == user_id)).first()

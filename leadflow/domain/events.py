@@ -9,12 +9,17 @@ class DocumentStatusChanged:
     status: str
     title: str
     notes: tuple[str, ...] = ()
+    # A document found in a packet names it, so a page showing the packet updates its children.
+    packet_id: str | None = None
 
     def as_message(self) -> dict:
         """Minimal metadata for the realtime bus: never storage keys, tokens or content."""
-        return {"type": "document_status", "document_id": self.document_id,
-                "brokerage_id": self.brokerage_id, "status": self.status,
-                "title": self.title, "notes": list(self.notes)}
+        message = {"type": "document_status", "document_id": self.document_id,
+                   "brokerage_id": self.brokerage_id, "status": self.status,
+                   "title": self.title, "notes": list(self.notes)}
+        if self.packet_id:
+            message["packet_id"] = self.packet_id
+        return message
 
 
 @dataclass(frozen=True)

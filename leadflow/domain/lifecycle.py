@@ -45,6 +45,7 @@ ALLOWED = frozenset({
     (Status.ACTION_REQUIRED, Status.VERIFIED),  # a person read the fields the reader could not; rules passed
     (Status.PENDING, Status.REJECTED),          # retries exhausted before a claim held (before system retries)
     (Status.REJECTED, Status.PENDING),          # an admin retries a system failure
+    (Status.VERIFIED, Status.PENDING),          # a packet's split was corrected: the child is read again
     (Status.VERIFIED, Status.EXTRACTING),       # an advisor asked for a reprocess or customisation
     (Status.REJECTED, Status.EXTRACTING),
     (Status.ACTION_REQUIRED, Status.EXTRACTING),
@@ -113,6 +114,10 @@ class RejectionCode(StrEnum):
     SYSTEM_RETRIES_EXHAUSTED = "SYSTEM_RETRIES_EXHAUSTED"
     SYSTEM_EXTRACTION_FAILED = "SYSTEM_EXTRACTION_FAILED"
     SYSTEM_SUBMISSION_FAILED = "SYSTEM_SUBMISSION_FAILED"
+    # A packet whose split the reader was unsure of waits for a person (ACTION_REQUIRED); a child
+    # whose pages a person gave to another child is retired (REJECTED), which no client is told of.
+    PACKET_SPLIT_UNSURE = "PACKET_SPLIT_UNSURE"
+    PACKET_PART_MERGED = "PACKET_PART_MERGED"
 
 
 def is_system_failure(code: str | None) -> bool:

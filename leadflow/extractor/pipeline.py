@@ -13,7 +13,8 @@ from leadflow.extractor.reading import read_document
 log = logging.getLogger(__name__)
 
 COMPLETED, FAILED = "job.completed", "job.failed"
-MODES = ("first", "reprocess", "customise")
+# `split`: a packet's pages read once and split into the documents they hold (packet_jobs.py).
+MODES = ("first", "reprocess", "customise", "split")
 STRUCTURED_CONFIDENCE = 0.99
 # Threads that start a PDF's page OCR runs ahead of its reading (Tesseract is a process of its
 # own, so threads suffice); None: the pages are read one after another.
@@ -30,17 +31,21 @@ def read_pages_at_once(threads: int, slots=None) -> None:
     _page_pool = ThreadPoolExecutor(threads, thread_name_prefix="extractor-page") if threads > 1 else None
 
 
-def read(data: bytes):
+def read(data: bytes, **limits):
     """The document's reading, its scanned pages OCR'd at once when so configured (a PDF only: an
-    image is one page)."""
+    image is one page). `limits`: read_document's (a packet's OCR budget)."""
     if _page_pool is not None and sniff.sniff(data) == sniff.PDF:
-        return ocr.pages_in_parallel(lambda: read_document(data), _page_pool)
-    return read_document(data)
+        return ocr.pages_in_parallel(lambda: read_document(data, **limits), _page_pool)
+    return read_document(data, **limits)
 
 
 def extract(data: bytes, mode: str = "first", output_spec: dict | None = None) -> dict:
     """The callback `data` of a completed job; raise ExtractionError when there is none."""
-    reading = read(data)
+    return extract_reading(read(data), mode, output_spec)
+
+
+def extract_reading(reading, mode: str = "first", output_spec: dict | None = None) -> dict:
+    """`extract` on pages read already (a packet's document reads the pages its split read)."""
     decided = (output_spec or {}).get("document_type")
     if decided in classifier.DOCUMENT_TYPES:
         # A person has said what the document is: read that type's fields, no guessing.

@@ -58,11 +58,12 @@ class Reading:
     _layout: Layout | None = field(default=None, repr=False, compare=False)
 
 
-def read_document(data: bytes) -> Reading:
-    """Read any supported format; raise UnsupportedType, Unreadable or TooLarge."""
+def read_document(data: bytes, *, max_ocr_pages: int = MAX_OCR_PAGES) -> Reading:
+    """Read any supported format; raise UnsupportedType, Unreadable or TooLarge. `max_ocr_pages`:
+    a packet's split reads more scanned pages than one document may have (extractor/packet_jobs.py)."""
     fmt = sniff.sniff(data)
     if fmt == sniff.PDF:
-        return read_pdf(data)
+        return read_pdf(data, max_ocr_pages=max_ocr_pages)
     if fmt in (sniff.PNG, sniff.JPEG):
         return read_image(data, fmt)
     if fmt in (sniff.CAMT053, sniff.MT940):
@@ -81,7 +82,7 @@ def read_statement_data(data: bytes, fmt: str) -> Reading:
                    structured={"document_type": "bank_statement", "fields": fields})
 
 
-def read_pdf(data: bytes) -> Reading:
+def read_pdf(data: bytes, *, max_ocr_pages: int = MAX_OCR_PAGES) -> Reading:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pypdf warns on every repaired xref; the log would drown
@@ -108,8 +109,8 @@ def read_pdf(data: bytes) -> Reading:
                     image = _largest_page_image(page, index + 1, scans)
                     if image is not None:
                         ocr_pages += 1
-                        if ocr_pages > MAX_OCR_PAGES:
-                            raise TooLarge(f"the PDF has more than {MAX_OCR_PAGES} scanned pages to OCR")
+                        if ocr_pages > max_ocr_pages:
+                            raise TooLarge(f"the PDF has more than {max_ocr_pages} scanned pages to OCR")
                         seen = one_column_if_better(image, ocr.ocr_page(image))
                         # A scanned ID's zone; a turned photo's debris only counts on page 1.
                         text = mrz.zone_text(image, normalize_text(seen.text), first_page=index == 0, tsv=seen.tsv)

@@ -16,7 +16,7 @@ from flask import Flask, jsonify, request
 from werkzeug.serving import make_server
 
 from leadflow.extractor import classify as classifier
-from leadflow.extractor import pipeline
+from leadflow.extractor import packet_jobs, pipeline
 from leadflow.extractor.config import ExtractorConfig, check_secret
 from leadflow.extractor.delivery import Deliverer, new_delivery_id
 from leadflow.extractor.errors import InternalError
@@ -40,6 +40,8 @@ class ExtractorService:
     def __init__(self, config: ExtractorConfig, fetcher=fetch):
         self.config = config
         self.jobs = JobStore()
+        # Pages a packet's split read, for its documents' jobs (packet_jobs.py).
+        self.pages = packet_jobs.PageCache()
         self.fetcher = fetcher
         self.dice = Dice(config.faults)
         self.stopping = threading.Event()
@@ -113,7 +115,7 @@ class ExtractorService:
         job = self.jobs.get(job_id)
         self.jobs.mark_running(job_id)
         callback_type, data = pipeline.run(self.fetcher, job.document_url, job.mode, job.output_spec,
-                                           extractor=self.readers.extract if self.readers else pipeline.extract)
+                                           extractor=self._extract)
         # The result is recorded before the callback leaves, so GET /jobs/<id> never lags it.
         self.jobs.finish(job_id, callback_type, data)
         body = {"type": callback_type, "job_id": job_id, "data": data}
@@ -121,6 +123,12 @@ class ExtractorService:
             self._track(self.senders.submit(self._deliver, job.callback_url, body))
         except RuntimeError:
             log.warning("job %s finished during shutdown; its callback was not sent", job_id)
+
+    def _extract(self, data: bytes, mode: str, output_spec: dict | None) -> dict:
+        """One job's reading, on the reading processes when there are any: a packet's split, a
+        document of a packet from the pages its split read, or a whole document."""
+        return packet_jobs.run(data, mode, output_spec, cache=self.pages,
+                               call=self.readers.call if self.readers else _call_here)
 
     def _deliver(self, url: str, body: dict) -> None:
         job_id = body["job_id"]
@@ -265,6 +273,8 @@ def validate_job(body) -> str | None:
     spec = body.get("output_spec")
     if spec is not None and not isinstance(spec, dict):
         return "output_spec must be an object or null"
+    if spec is not None and "pages" in spec and not packet_jobs.valid_pages(spec["pages"]):
+        return "output_spec.pages must be [first, last], page numbers from 1"
     decided = (spec or {}).get("document_type")
     if decided is not None and decided not in classifier.DOCUMENT_TYPES:
         return f"output_spec.document_type must be one of {', '.join(classifier.DOCUMENT_TYPES)}"
@@ -302,9 +312,13 @@ class ReaderProcesses:
                                    initargs=(os.getpid(), self.page_readers, self.slots))
 
     def extract(self, data: bytes, mode: str, output_spec: dict | None) -> dict:
+        return self.call(pipeline.extract, data, mode, output_spec)
+
+    def call(self, function, *arguments):
+        """`function(*arguments)` on a reading process (a module-level function: it is pickled)."""
         pool = self._pool
         try:
-            return pool.submit(pipeline.extract, data, mode, output_spec).result()
+            return pool.submit(function, *arguments).result()
         except BrokenProcessPool as exc:
             with self._lock:
                 if self._pool is pool:
@@ -335,6 +349,10 @@ def _leave_with(service_pid: int) -> None:
 
 
 PARENT_CHECK_SECONDS = 1.0
+
+
+def _call_here(function, *arguments):
+    return function(*arguments)
 
 
 def error(status: int, code: str, message: str):

@@ -26,12 +26,13 @@ from leadflow import metrics, notes, outbox, scoping, statements
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, Status
+from leadflow.domain.packets import FIRST_READINGS
 from leadflow.domain.verification import Applicant, Extraction, Verdict, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
 from leadflow.models import CallbackDelivery, Document, DocumentStatusCount, DocumentVersion, ExtractionJob, utcnow
 from leadflow.ports import Ports
-from leadflow.services import applicants, pipeline, transitions, version_store
+from leadflow.services import applicants, packets, pipeline, transitions, version_store
 
 log = logging.getLogger(__name__)
 # The actor that runs `process` (tasks/documents.py), named so the sender need not import it.
@@ -423,7 +424,7 @@ def recover_overdue(session: Session, ports: Ports, document_id: str, job_id: st
                           action="deadline_passed",
                           note=f"{job.mode} job {job_id} did not report back in time; the earlier result stands")
         done = "earlier result stands"
-    elif earlier < ports.settings["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] and job.mode == "first":
+    elif earlier < ports.settings["EXTRACTION_MAX_SUBMIT_ATTEMPTS"] and job.mode in FIRST_READINGS:
         done = "given up"
         if transitions.apply(session, document_id, Status.EXTRACTING, Status.PENDING, action="deadline_passed",
                              note=f"job {job_id} did not report back in time; submitting again"):
@@ -502,6 +503,12 @@ def _apply(session: Session, ports: Ports, delivery) -> str:
         return _apply_failure(session, ports, delivery, job, document, data.get("error") or {})
     if payload.get("type") != "job.completed":
         return f"ignored: unknown type {payload.get('type')!r}"
+    if job.mode == "split":
+        # A packet's pages read once, answered with its parts: its documents are made here.
+        outcome = packets.apply_split(session, ports, job.id, document.id, document.brokerage_id, data)
+        if outcome.startswith("applied"):
+            _mark(session, delivery.id, outcome)
+        return outcome
     return _apply_result(session, ports, delivery, job, document, owner, data)
 
 
@@ -593,7 +600,7 @@ def _plain_results(session: Session, ports: Ports, claimed) -> tuple[list[_Resul
         if (row is None or row.document_id is None or not first_of_its_job or payload.get("type") != "job.completed"
                 or not isinstance(data, dict) or row.document_current_job_id != row.job_id
                 or row.job_status != JobStatus.ACCEPTED or row.document_status != Status.EXTRACTING
-                or row.job_mode == "customise"):
+                or row.job_mode in ("customise", "split")):
             one_by_one.append(delivery)
             continue
         job, document = _job_and_document(row)
@@ -778,7 +785,7 @@ def _add_versions(session: Session, results: Sequence[_Result]) -> None:
         for part in ("content", "schema"):
             previous_id, number = latest.get((result.document.id, part), (None, 0))
             rows.append({"document_id": result.document.id, "part": part, "number": number + 1,
-                         "cause": CAUSE_BY_MODE[result.job.mode] if previous_id else "generated",
+                         "cause": _cause(result.job) if previous_id else "generated",
                          "actor_id": result.job.requested_by_id, "job_id": result.job.id,
                          "replaces_id": previous_id, "storage_key": result.key, "created_at": now})
     session.execute(_ADD_VERSIONS, rows)
@@ -789,6 +796,13 @@ _VERSIONS = DocumentVersion.__table__
 _ADD_VERSIONS = _VERSIONS.insert().returning(_VERSIONS.c.id)
 _LATEST_VERSIONS = select(_VERSIONS.c.document_id, _VERSIONS.c.part, _VERSIONS.c.id, _VERSIONS.c.number).where(
     _VERSIONS.c.document_id.in_(bindparam("document_ids", expanding=True))).order_by(_VERSIONS.c.number)
+
+
+def _cause(job: _Job) -> str:
+    """A version's cause: its job's mode, or a packet's corrected split that read the document again."""
+    if (job.output_spec or {}).get("cause") == "resplit":
+        return "resplit"
+    return CAUSE_BY_MODE[job.mode]
 
 
 def _int(value, default: int) -> int:

@@ -13,12 +13,13 @@ from leadflow.domain.audience import Role, may_share
 from leadflow.domain.document_types import N_
 from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
 from leadflow.domain.lifecycle import Status
+from leadflow.domain.packets import PACKET_KIND
 from leadflow.domain.verification import DOCUMENT_TYPES
 from leadflow.errors import Forbidden, InvalidInput, NotFound, TooLarge, Unavailable
 from leadflow.models import (AuditEntry, Document, DocumentShare, UploadIntent, User, Workspace,
                              WorkspaceMember, new_id, utcnow)
 from leadflow.ports import Ports
-from leadflow.services import pipeline, transitions
+from leadflow.services import packets, pipeline, transitions
 from leadflow.storage import ObjectMissing, StorageError
 
 log = logging.getLogger(__name__)
@@ -32,13 +33,15 @@ MAX_ID = 2 ** 31 - 1
 
 
 def upload(session: Session, ports: Ports, user: User, *, filename: str, data: bytes, title: str | None,
-           kind: str | None, workspace_id: int | None, max_bytes: int) -> Document:
-    """Store the file, then create the PENDING record; verification is enqueued after commit."""
+           kind: str | None, workspace_id: int | None, max_bytes: int, split: bool = False) -> Document:
+    """Store the file, then create the PENDING record; verification is enqueued after commit.
+    `split`: the file may hold several documents (a packet, issue 40): its first reading splits it
+    into documents of their own (services/packets.py); a `kind` is then not asked for."""
     filename = _name(filename, "filename", required=True)
     title = _name(title, "title")
     if not isinstance(data, bytes | bytearray):
         raise InvalidInput("Send the file's bytes.", code="file_missing")
-    kind = _kind(kind)
+    kind = PACKET_KIND if split else _kind(kind)
     workspace = _workspace_for_upload(session, user, workspace_id)
     checked = _check_file(filename, data[:filetypes.SNIFF_BYTES], len(data), max_bytes)
     document_id = new_id()
@@ -51,7 +54,7 @@ def upload(session: Session, ports: Ports, user: User, *, filename: str, data: b
         raise Unavailable("We could not store the file just now. Nothing was saved; please try again.") from exc
     return _create_pending(session, document_id, user, brokerage_id, workspace, filename, checked.content_type,
                            len(data), key, title, kind, sha256=hashlib.sha256(data).hexdigest(),
-                           precheck=pipeline.check_file(data, ports.settings))
+                           precheck=pipeline.check_file(data, ports.settings, packet=split))
 
 
 def offer_direct_upload(session: Session, ports: Ports, user: User, *, filename: str, content_type: str, size: int,
@@ -201,9 +204,12 @@ def _create_pending(session: Session, document_id, user, brokerage_id, workspace
                        actor_id=user.id, action="uploaded", note=f"{document.filename}, {size} bytes")
     if intent is not None:
         session.delete(intent)
+    if kind == PACKET_KIND:
+        packets.start(session, document_id, brokerage_id)
     outbox.record(session, DocumentStatusChanged(document_id, brokerage_id, Status.PENDING.value, document.title))
-    outbox.record(session, VerificationRequested(document_id, brokerage_id, along=problem is None,
-                                                 gather=problem is None))
+    # A packet is never taken along by another document's claim (it is split, not read): its own message.
+    plain = problem is None and kind != PACKET_KIND
+    outbox.record(session, VerificationRequested(document_id, brokerage_id, along=plain, gather=plain))
     outbox.commit(session)
     return document
 

@@ -64,9 +64,10 @@ def document_rejected(session: Session, ports: Ports, document_id: str, brokerag
     Sent from the mail queue after the REJECTED transition committed (leadflow.effects), so the
     pipeline never waits for it. Returns how many emails were queued."""
     document = scoping.document_in_brokerage(session, document_id, brokerage_id)
-    # A failure of ours (SYSTEM_ codes, older rows) is not the client's to fix.
+    # A failure of ours (SYSTEM_ codes, older rows) is not the client's to fix; a packet's pages
+    # given to another of its documents (PACKET_PART_MERGED) are no rejection of theirs either.
     if (document is None or document.status != Status.REJECTED
-            or (document.rejection_code or "").startswith("SYSTEM_")):
+            or (document.rejection_code or "").startswith(("SYSTEM_", "PACKET_"))):
         return 0
     subject = f"{document.id}@{document.status_changed_at:%Y%m%dT%H%M%S%f}"
     queued = 0

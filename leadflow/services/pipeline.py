@@ -22,6 +22,7 @@ from leadflow.domain import filetypes
 from leadflow.domain.document_types import N_
 from leadflow import jobs
 from leadflow.domain.events import ReservationDue, VerificationRequested
+from leadflow.domain.packets import FIRST_READINGS, PACKET_KIND
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
@@ -155,8 +156,9 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
                 _fail_job(session, waiting_job, f"{code.value}: the file failed its pre-check")
             outbox.commit(session)
             return Outcome.REJECTED
-        return submit(session, ports, document_id, brokerage_id, mode="first", expected_pages=pages,
-                      claimed_uncommitted=remembered is not None, claimed=claimed)
+        # A packet's first reading is its split; a document's, its extraction (of its own pages).
+        return submit(session, ports, document_id, brokerage_id, mode="split" if claimed.kind == PACKET_KIND else "first",
+                      expected_pages=pages, claimed_uncommitted=remembered is not None, claimed=claimed)
     except TransientFailure:
         raise
     except Exception as exc:
@@ -243,25 +245,30 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     fresh = job is None
     if fresh:
         job = ExtractionJob(id=new_id(), document_id=document_id, brokerage_id=brokerage_id, mode=mode,
-                            output_spec=output_spec, requested_by_id=actor_id, status=JobStatus.CREATED.value,
-                            resume_status=source.value if mode != "first" else None)
+                            output_spec=with_pages(output_spec, document), requested_by_id=actor_id,
+                            status=JobStatus.CREATED.value,
+                            resume_status=source.value if mode not in FIRST_READINGS else None)
         session.add(job)
         session.execute(_GIVE_JOB, {"document_id": document_id, "job_id": job.id, "pages": expected_pages})
         # As the ORM's update did: a copy of the row already loaded holds the new values.
         transitions.expire_loaded(session, Document, document_id, (),
                                   fresh={"current_job_id": job.id, "page_count": expected_pages})
     job_id = job.id
+    # A job made ahead (a packet's document: its pages, a person's type) says what to read; a
+    # part of a packet always reads its own pages only, whatever the request.
+    output_spec = with_pages(output_spec if fresh or output_spec is not None else job.output_spec, document)
+    person_asked = job.requested_by_id is not None
     try:
         # A client's own uploads count against their daily page allowance; a person's rerun does not.
         billing.reserve(session, brokerage_id, job_id, max(expected_pages, 1),
-                        owner_id=owner_id if mode == "first" else None,
+                        owner_id=owner_id if mode in FIRST_READINGS and not person_asked else None,
                         daily_allowance=ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"], now=ports.clock.now(),
                         fresh_job=fresh)
     except billing.DailyAllowanceReached as exc:
         return _wait_for_allowance(session, document_id, source, exc, reclaim=claimed_uncommitted)
     except ledger.InsufficientCredits as exc:
         outbox.rollback(session)
-        if mode != "first":
+        if mode not in FIRST_READINGS:
             raise Conflict(N_("Your brokerage has no extraction credits left for this; ask its admin to add some."),
                            code="insufficient_credits") from exc
         note = notes.note("waiting_for_credits")
@@ -293,7 +300,7 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
             raise own
         ports.extraction.submit(**submission)
     except ExtractionUnavailable as exc:
-        if mode != "first":
+        if mode not in FIRST_READINGS:
             _fail_job(session, job_id, str(exc))
             outbox.commit(session)
             raise Unavailable("The document reader is not available just now; nothing changed. "
@@ -332,6 +339,15 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     return Outcome.SUBMITTED
 
 
+def with_pages(output_spec: dict | None, document) -> dict | None:
+    """A job's output_spec with the pages of the packet's file the document is (`pages`: first
+    and last, from 1), for a document found in a packet; unchanged for any other document."""
+    first, last = getattr(document, "first_page", None), getattr(document, "last_page", None)
+    if first is None or last is None:
+        return output_spec
+    return {**(output_spec or {}), "pages": [first, last]}
+
+
 _GIVE_JOB = update(Document.__table__).where(Document.__table__.c.id == bindparam("document_id")).values(
     current_job_id=bindparam("job_id"), page_count=bindparam("pages"))
 
@@ -345,6 +361,8 @@ def _never_claimed_statement():
     return (select(documents.c.id)
             .where(documents.c.brokerage_id == bindparam("brokerage_id"), documents.c.status == Status.PENDING.value,
                    documents.c.precheck == PRECHECK_PASSED, documents.c.current_job_id.is_(None),
+                   # A packet is split by its own message, never taken along as one document.
+                   documents.c.kind.is_distinct_from(PACKET_KIND),
                    documents.c.status_changed_at == documents.c.created_at)
             .order_by(documents.c.created_at).limit(1))
 
@@ -352,9 +370,12 @@ def _never_claimed_statement():
 _NEVER_CLAIMED = _never_claimed_statement()
 
 
-def check_file(data: bytes, config) -> tuple[tuple[RejectionCode, Note] | None, int]:
+def check_file(data: bytes, config, *, packet: bool = False) -> tuple[tuple[RejectionCode, Note] | None, int]:
     """The pre-check on the bytes at hand (the upload, /complete): size, type, page count,
-    readable, not blank. Returns (problem or None, page count). Pure: no storage, no database."""
+    readable, not blank. Returns (problem or None, page count). Pure: no storage, no database.
+    `packet`: an upload of several documents, whose page limit is MAX_PACKET_PAGES (each of its
+    documents is held to MAX_DOCUMENT_PAGES when it is split)."""
+    limit = config["MAX_PACKET_PAGES"] if packet else config["MAX_DOCUMENT_PAGES"]
     if len(data) > config["MAX_UPLOAD_BYTES"]:
         return (RejectionCode.FILE_TOO_LARGE, notes.note("file_too_large")), 0
     sniffed = filetypes.sniff(data[:filetypes.SNIFF_BYTES])
@@ -365,9 +386,8 @@ def check_file(data: bytes, config) -> tuple[tuple[RejectionCode, Note] | None, 
     pages, blank = pdf_facts(data)
     if pages is None:
         return (RejectionCode.UNREADABLE, notes.note("unreadable")), 0
-    if pages > config["MAX_DOCUMENT_PAGES"]:
-        return (RejectionCode.TOO_MANY_PAGES,
-                notes.note("too_many_pages", pages=pages, limit=config["MAX_DOCUMENT_PAGES"])), pages
+    if pages > limit:
+        return (RejectionCode.TOO_MANY_PAGES, notes.note("too_many_pages", pages=pages, limit=limit)), pages
     if blank:
         # Refused before any reservation: blank pages cost the brokerage nothing.
         return (RejectionCode.ILLEGIBLE, notes.note("blank_pages")), pages
@@ -513,8 +533,9 @@ def system_failure(session: Session, ports: Ports, document_id: str, source: Sta
     delays = ports.settings["SYSTEM_RETRY_DELAYS_MINUTES"]
     if failures <= len(delays):
         due = ports.clock.now() + timedelta(minutes=delays[failures - 1])
-        job = ExtractionJob(document_id=document_id, brokerage_id=document.brokerage_id, mode="first",
-                            status=JobStatus.CREATED.value, deadline_at=due,
+        job = ExtractionJob(document_id=document_id, brokerage_id=document.brokerage_id,
+                            mode="split" if document.kind == PACKET_KIND else "first",
+                            output_spec=with_pages(None, document), status=JobStatus.CREATED.value, deadline_at=due,
                             last_error=f"{code.value}: {reason}"[:500])
         session.add(job)
         session.flush()

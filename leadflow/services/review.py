@@ -7,6 +7,7 @@ from leadflow.domain.audience import awaits_retry, may_decide, may_retry
 from leadflow.domain.document_types import N_
 from leadflow.domain.events import VerificationRequested
 from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.packets import PACKET_KIND
 from leadflow.domain.verification import DOCUMENT_TYPES, RULES, Note, typed_value, unreadable_fields
 from leadflow.errors import Conflict, Forbidden, InvalidInput
 from leadflow.models import AuditEntry, Document, User
@@ -27,6 +28,10 @@ def decide(session: Session, ports: Ports, admin: User, document_id: str, *, doc
     document = documents.get_visible(session, admin, document_id)
     if document.status != Status.ACTION_REQUIRED:
         raise Conflict(N_("This document’s status is “%(status)s”: it is not waiting for a decision."), status=document.status)
+    if document.kind == PACKET_KIND and not reject_reason:
+        # A packet waits for its split, not for a type: confirm or correct it (services/packets.py).
+        raise Conflict(N_("This upload holds several documents: confirm or correct how it is split."),
+                       code="packet_split_unsure")
     if fields is not None and not reject_reason:
         return _read_fields(session, ports, admin, document, fields)
     if reject_reason:

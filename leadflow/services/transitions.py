@@ -82,7 +82,8 @@ def _move(session: Session, document_id: str, source: Status, target: Status, *,
                                      "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=target.value,
-        title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
+        title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or [])),
+        packet_id=row.packet_id))
     return row
 
 
@@ -147,7 +148,8 @@ def apply_many(session: Session, document_ids: Iterable[str], source: Status, ta
         metrics.document_settled(source, target, row.created_at, row.verified_at, now)
         outbox.record(session, DocumentStatusChanged(
             document_id=row.id, brokerage_id=row.brokerage_id, status=target.value,
-            title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
+            title=row.title, notes=tuple(n.get("en", "") for n in (row.verification_notes or [])),
+            packet_id=row.packet_id))
     for brokerage_id, moved in moved_per_brokerage.items():
         counts.bump(session, brokerage_id, {source.value: -moved, target.value: +moved})
     if not audited:
@@ -166,7 +168,8 @@ def renote(session: Session, document_id: str, status: Status, *, action: str, a
     row = session.execute(
         update(_DOCUMENTS).where(_DOCUMENTS.c.id == document_id, _DOCUMENTS.c.status == status.value)
         .values(updated_at=now, **fields)
-        .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes)).first()
+        .returning(_DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title, _DOCUMENTS.c.verification_notes,
+                   _DOCUMENTS.c.packet_id)).first()
     if row is None:
         return False
     expire_loaded(session, Document, document_id, {"updated_at": now, **fields})
@@ -174,7 +177,7 @@ def renote(session: Session, document_id: str, status: Status, *, action: str, a
                                  "from_status": None, "to_status": None, "note": note, "created_at": now})
     outbox.record(session, DocumentStatusChanged(
         document_id=document_id, brokerage_id=row.brokerage_id, status=status.value, title=row.title,
-        notes=tuple(n.get("en", "") for n in (row.verification_notes or []))))
+        notes=tuple(n.get("en", "") for n in (row.verification_notes or [])), packet_id=row.packet_id))
     return True
 
 
@@ -288,7 +291,8 @@ def _many_statement(source: Status, target: Status, count: int, field_names: tup
             statements.row_parameters("job", jobs_among, _DOCUMENTS.c.current_job_id.type)))
     statement = (update(_DOCUMENTS).where(*conditions).values(**_terminal(values, target, _MOVED_AT))
                  .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
-                            _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at))
+                            _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at,
+                            _DOCUMENTS.c.packet_id))
     if not audited:
         return statement
     moved = statement.cte("moved")
@@ -313,7 +317,9 @@ def _move_statement(source: Status, target: Status, values: dict, now, audited: 
                  .values(**_terminal(values, target, now))
                  .returning(_DOCUMENTS.c.id, _DOCUMENTS.c.brokerage_id, _DOCUMENTS.c.title,
                             _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at,
-                            _DOCUMENTS.c.current_job_id, _DOCUMENTS.c.storage_key, _DOCUMENTS.c.owner_id))
+                            _DOCUMENTS.c.current_job_id, _DOCUMENTS.c.storage_key, _DOCUMENTS.c.owner_id,
+                            _DOCUMENTS.c.kind, _DOCUMENTS.c.packet_id, _DOCUMENTS.c.first_page,
+                            _DOCUMENTS.c.last_page))
     if not audited:
         return statement
     moved = statement.cte("moved")

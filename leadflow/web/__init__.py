@@ -2,7 +2,7 @@
 
 
 def register_blueprints(app) -> None:
-    from leadflow.web import (api, api_applicants, api_versions, auth, callbacks, cases, credits,  # noqa: F401
+    from leadflow.web import (api, api_applicants, api_packets, api_versions, auth, callbacks, cases, credits,  # noqa: F401
                               dashboard, documents, files, health, notifications, openapi, pages, portal, review,
                               templating, ws)
     templating.register(app)
@@ -14,7 +14,7 @@ def register_blueprints(app) -> None:
     app.register_blueprint(documents.bp)
     app.register_blueprint(credits.bp)
     app.register_blueprint(review.bp)
-    # api_versions and api_applicants add their routes to api.bp when imported, before the blueprint is registered.
+    # api_versions, api_applicants and api_packets add their routes to api.bp when imported, before the blueprint is registered.
     app.register_blueprint(api.bp)
     app.register_blueprint(callbacks.bp)
     app.register_blueprint(openapi.bp)

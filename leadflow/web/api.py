@@ -8,13 +8,15 @@ from leadflow.domain.lifecycle import Status
 from leadflow.errors import Forbidden, InvalidInput, LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Document
-from leadflow.services import documents, review, views
+from leadflow.domain.packets import PACKET_KIND
+from leadflow.services import documents, packet_views, review, views
 from leadflow.services.search import Cursor, Filters
 from leadflow.web import params
 from leadflow.ports import current_ports
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 PAGE_SIZE = 50
+SPLIT_VALUES = ("auto", "none")  # an upload's `split`: a packet of documents, or one document
 
 
 @bp.errorhandler(LeadflowError)
@@ -43,6 +45,7 @@ def upload():
                 title: {type: string, maxLength: 300}
                 kind: {type: string, maxLength: 40, description: What the uploader says it is.}
                 workspace_id: {type: integer, minimum: 1}
+                split: {type: string, enum: [auto, none], description: "`auto`: the file may hold several documents (a packet)."}
             encoding:
               file: {contentType: "application/pdf, image/png, image/jpeg, application/xml, text/plain"}
       responses:
@@ -67,13 +70,14 @@ def upload():
     file = request.files.get("file")
     if file is None or not file.filename:
         raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
+    split = split_requested()
     title = params.text(request.form.get("title"), "title")
-    kind = params.text(request.form.get("kind"), "kind", max_length=40)
+    kind = None if split else params.text(request.form.get("kind"), "kind", max_length=40)
     workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     data = file.stream.read(max_bytes + 1)
     document = documents.upload(db.session, current_ports(), current_user, filename=file.filename, data=data,
-                                title=title, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes)
+                                title=title, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes, split=split)
     return jsonify(document_json(document)), 201
 
 
@@ -302,6 +306,12 @@ def document_json(document: Document, whose: dict | None = None) -> dict:
         "verified_at": iso(document.verified_at),
         "applicant_id": document.applicant_id, "joint": bool(document.joint),
         "applicants": [applicant_json(a) for a in whose.get(document.id, [])],
+        # Packets (issue 40): the packet a document was found in, its pages there, and for a
+        # packet its split and children.
+        "packet_id": document.packet_id,
+        "pages": {"first": document.first_page, "last": document.last_page} if document.first_page else None,
+        "packet": packet_views.packet_of(db.session, document) if document.packet_id is None and (
+            document.kind == PACKET_KIND or document.first_page) else None,
     }
 
 
@@ -310,6 +320,14 @@ def applicant_json(applicant) -> dict:
     return {"id": applicant.id, "role": applicant.role, "name": applicant.name,
             "date_of_birth": applicant.date_of_birth.isoformat() if applicant.date_of_birth else None,
             "citizenship": applicant.citizenship}
+
+
+def split_requested() -> bool:
+    """`split` as a form field or in the query: `auto` (a packet) or `none`/absent (one document)."""
+    raw = request.form.get("split") or request.args.get("split") or "none"
+    if raw not in SPLIT_VALUES:
+        raise InvalidInput("split must be auto or none.", code="split_value")
+    return raw == "auto"
 
 
 def json_body() -> dict:

@@ -37,7 +37,7 @@ SCHEMAS = {
         "required": ["id", "status", "title", "kind", "document_type", "confidence", "workspace_id", "owner_id",
                      "brokerage_id", "page_count", "verification_notes", "rejection_code", "filename",
                      "content_type", "size_bytes", "created_at", "updated_at", "verified_at", "applicant_id",
-                     "joint", "applicants"],
+                     "joint", "applicants", "packet_id", "pages", "packet"],
         "properties": {
             "id": DOCUMENT_ID,
             "status": {"type": "string", "enum": [s.value for s in Status]},
@@ -63,6 +63,58 @@ SCHEMAS = {
             "applicants": {"type": "array", "items": {"$ref": "#/components/schemas/Applicant"},
                            "description": "Whose it is, with their names (two when joint); empty when it is not "
                                           "part of a case or names no one we could read."},
+            "packet_id": {**_nullable("string"), "description": "The packet (an upload of several documents) this "
+                                                                "document was found in; null for any other."},
+            "pages": {"type": ["object", "null"], "required": ["first", "last"],
+                      "description": "Its pages in its packet's file (from 1); null for a document of its own.",
+                      "properties": {"first": {"type": "integer"}, "last": {"type": "integer"}}},
+            "packet": {"oneOf": [{"$ref": "#/components/schemas/Packet"}, {"type": "null"}],
+                       "description": "For a packet: its split and its documents; null for any other."},
+        },
+    },
+    "Packet": {
+        "type": "object", "required": ["id", "state", "revision", "parts", "children"],
+        "description": "How an upload of several documents was split.",
+        "properties": {
+            "id": DOCUMENT_ID,
+            "state": {"type": "string", "enum": ["reading", "unsure", "split", "single"],
+                      "description": "reading: being read; unsure: waits for a person (the packet is "
+                                     "ACTION_REQUIRED); split: its documents exist; single: it held one document, "
+                                     "the packet itself."},
+            "revision": {"type": "integer", "description": "Rises with every split applied; a correction names it."},
+            "parts": {"type": "array", "items": {"$ref": "#/components/schemas/PacketPart"}},
+            "children": {"type": "array", "items": DOCUMENT_ID, "description": "Its documents' ids, in part order."},
+        },
+    },
+    "PacketPart": {
+        "type": "object",
+        "required": ["index", "first", "last", "document_type", "confidence", "boundary_confidence", "sure",
+                     "decided", "document_id"],
+        "properties": {
+            "index": {"type": "integer", "description": "From 1, in page order: the `part` a correction names."},
+            "first": {"type": "integer"}, "last": {"type": "integer"},
+            "document_type": _nullable("string"),
+            "confidence": _nullable("number", description="Of its type."),
+            "boundary_confidence": _nullable("number", description="The less sure of its two edges."),
+            "sure": {"type": "boolean", "description": "False: a person should look at it."},
+            "decided": {"type": "boolean", "description": "A person set its pages or type."},
+            "document_id": {**_nullable("string"), "description": "The document made from it, once made."},
+        },
+    },
+    "PacketChildren": {
+        "type": "object", "required": ["packet", "documents"],
+        "properties": {"packet": {"oneOf": [{"$ref": "#/components/schemas/Packet"}, {"type": "null"}]},
+                       "documents": {"type": "array", "items": {"$ref": "#/components/schemas/Document"}}},
+    },
+    "SplitChange": {
+        "type": "object", "required": ["change"],
+        "properties": {
+            "change": {"type": "string", "enum": ["confirm", "move_boundary", "merge", "split", "change_type"]},
+            "part": {"type": "integer", "minimum": 1, "description": "The part changed (its `index`)."},
+            "page": {"type": "integer", "minimum": 1, "description": "Where the part starts (move_boundary), or "
+                                                                     "where the second part starts (split)."},
+            "document_type": {"type": "string", "description": "change_type: its type; split: the second part's."},
+            "revision": {"type": "integer", "minimum": 0, "description": "The packet's revision the caller saw."},
         },
     },
     "Applicant": {
