@@ -7,6 +7,8 @@ from sqlalchemy.orm import Session
 from leadflow import clock
 from leadflow.domain.case_checks import DEFAULT_PAYOUT_DAYS
 from leadflow.domain.checklist import CaseDocument, ItemState, progress
+from leadflow.domain.lifecycle import RejectionCode
+from leadflow.domain.packets import PACKET_KIND
 from leadflow.domain.verification.common import iso_date
 from leadflow.models import AuditEntry, Document, DocumentVersion, Workspace
 from leadflow.services import applicants, version_store
@@ -30,6 +32,9 @@ def for_documents(session: Session, storage: Storage, rows: list[Document],
     """The checklist over documents the caller has already chosen and scoped, newest first, for the
     applicants of their case (`workspace_id`, else the documents' own)."""
     workspace_id = workspace_id or next((d.workspace_id for d in rows if d.workspace_id), None)
+    # A packet's documents stand for it (the packet itself fills no slot), and a document whose pages
+    # a person gave to another of the packet's documents is no document of the case any more.
+    rows = [d for d in rows if d.kind != PACKET_KIND and d.rejection_code != RejectionCode.PACKET_PART_MERGED]
     people = applicants.people_of(session, [workspace_id]).get(workspace_id, ())
     stale = _went_stale(session, [d.id for d in rows if d.status == "VERIFIED"])
     payout = _payout(session, rows)

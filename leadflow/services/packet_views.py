@@ -5,6 +5,7 @@ from sqlalchemy.orm import Session
 
 from leadflow import scoping
 from leadflow.domain.audience import Viewer
+from leadflow.domain.document_types import N_
 from leadflow.domain.packets import PACKET_KIND
 from leadflow.errors import NotFound
 from leadflow.models import Document, Packet
@@ -41,6 +42,6 @@ def children(session: Session, viewer: Viewer, packet_id: str) -> tuple[Document
     the retired ones (their pages given to another child) last. NotFound for any other id."""
     packet = scoping.document_for_viewer(session, viewer, packet_id)
     if packet is None or not is_packet(packet) and session.get(Packet, packet_id) is None:
-        raise NotFound("No such packet.")
+        raise NotFound(N_("No such packet."))
     found = session.scalars(scoping.visible_documents(viewer).where(Document.packet_id == packet_id)).all()
     return packet, sorted(found, key=lambda d: (d.first_page is None, d.first_page or 0, d.part_number or 0))

@@ -21,6 +21,7 @@ from leadflow import notes, outbox
 from leadflow.billing import ledger
 from leadflow.billing import service as billing
 from leadflow.domain import packets as rules
+from leadflow.domain.document_types import N_
 from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
 from leadflow.domain.lifecycle import SETTLED, JobStatus, RejectionCode, Status
 from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -101,7 +102,7 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
     since is refused (409), as is a change while an affected child is still being read."""
     document, packet = _correctable(session, user, packet_id)
     if revision is not None and revision != packet.revision:
-        raise Conflict("Someone else changed this packet’s split a moment ago; look at it again.",
+        raise Conflict(N_("Someone else changed this packet’s split a moment ago; look at it again."),
                        code="packet_changed")
     current = rules.parts_from_rows(packet.parts)
     try:
@@ -114,7 +115,7 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
     elif packet.state == "split":
         _apply_to_children(session, ports, user, document, packet, wanted, what)
     else:
-        raise Conflict("This packet is not split yet; wait until it is read.", code="packet_not_split")
+        raise Conflict(N_("This packet is not split yet; wait until it is read."), code="packet_not_split")
     outbox.commit(session)
     session.refresh(packet)
     return packet
@@ -225,7 +226,7 @@ def _apply_to_unsure(session: Session, ports: Ports, user: User, document: Docum
         _save(session, packet, "unsure", wanted, decided_by_id=user.id)
         return
     if any(p.document_type == rules.UNKNOWN for p in wanted):
-        raise InvalidInput("Give every part a type before confirming the split.", code="split_type_unknown")
+        raise InvalidInput(N_("Give every part a type before confirming the split."), code="split_type_unknown")
     if len(wanted) == 1:
         # A person says it is one document: the packet is read as that document.
         reading = new_id()
@@ -259,7 +260,7 @@ def _apply_to_children(session: Session, ports: Ports, user: User, document: Doc
     children = {child.part_number: child for child in session.scalars(
         select(Document).where(Document.packet_id == document.id, Document.part_number.in_(affected)))}
     if any(Status(child.status) not in SETTLED for child in children.values()):
-        raise Conflict("A document of this packet is still being read; correct the split once it is done.",
+        raise Conflict(N_("A document of this packet is still being read; correct the split once it is done."),
                        code="packet_children_busy")
     for number, part in sorted(plan.redo.items()):
         child = children[number]
@@ -303,9 +304,9 @@ def _correctable(session: Session, user: User, packet_id: str) -> tuple[Document
     document = scoping.document_for_viewer(session, user.viewer, packet_id)
     packet = session.get(Packet, packet_id) if document is not None else None
     if packet is None:
-        raise NotFound("No such packet.")
+        raise NotFound(N_("No such packet."))
     if not rules.may_correct(user.viewer, document.brokerage_id):
-        raise Forbidden("Only the brokerage’s advisors and platform reviewers correct a packet’s split.")
+        raise Forbidden(N_("Only the brokerage’s advisors and platform reviewers correct a packet’s split."))
     return document, packet
 
 
@@ -335,7 +336,7 @@ def _save(session: Session, packet: Packet, state: str, parts: list, *, split_jo
                                                  Packet.revision == packet.revision).values(**values)
                             .execution_options(synchronize_session=False)).rowcount
     if moved != 1:
-        raise Conflict("Someone else changed this packet’s split a moment ago; look at it again.",
+        raise Conflict(N_("Someone else changed this packet’s split a moment ago; look at it again."),
                        code="packet_changed")
     session.expire(packet)
 
@@ -375,7 +376,7 @@ def _summary(parts: list) -> str:
 
 
 def _moved() -> Conflict:
-    return Conflict("This packet or one of its documents changed a moment ago; look at it again.",
+    return Conflict(N_("This packet or one of its documents changed a moment ago; look at it again."),
                     code="packet_changed")
 
 
