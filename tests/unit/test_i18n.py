@@ -67,7 +67,7 @@ def test_every_document_type_has_a_name_and_a_name_for_sentences():
 def test_the_pipelines_notes_come_in_both_languages_from_the_catalog_without_an_app():
     from leadflow import notes
     for key in notes.TEXTS:
-        note = notes.note(key, pages=60, limit=50, mode="reprocess", code="timeout").as_dict()
+        note = notes.note(key, pages=60, limit=50, mode="reprocess", code="timeout", count=3).as_dict()
         assert note["code"] == key and note["en"] and note["de"] and note["de"] != note["en"], key
     pages = notes.note("too_many_pages", pages=60, limit=50)
     assert pages.en.startswith("This PDF has 60 pages; we accept at most 50.")

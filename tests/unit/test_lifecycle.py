@@ -73,7 +73,7 @@ def test_the_happy_path_of_an_upload_moves_step_by_step_and_audits_each(world, e
 
 
 @pytest.mark.parametrize("source, target", [
-    (S.PENDING, S.VERIFIED), (S.PENDING, S.EXTRACTING), (S.EXTRACTING, S.PROCESSING), (S.VERIFIED, S.PENDING),
+    (S.PENDING, S.VERIFIED), (S.PENDING, S.EXTRACTING), (S.EXTRACTING, S.PROCESSING), (S.VERIFIED, S.PROCESSING),
     (S.REJECTED, S.PROCESSING), (S.VERIFIED, S.VERIFIED), (S.EXTRACTING, S.EXTRACTING),
 ])
 def test_a_shortcut_is_refused_before_anything_is_written(world, source, target):

@@ -1,0 +1,188 @@
+"""Packets (issue 40) without I/O: the rules of a split (leadflow.domain.packets), and the use cases
+that apply one (leadflow.services.packets) on an in-memory database with fakes."""
+import json
+
+import pytest
+
+from leadflow.billing import service as billing
+from leadflow.domain import packets as rules
+from leadflow.domain.audience import Role, Viewer
+from leadflow.domain.lifecycle import RejectionCode, Status
+from leadflow.domain.packets import Part
+from leadflow.errors import Conflict, Forbidden, InvalidInput
+from leadflow.models import Document, Packet
+from leadflow.services import callbacks, packets, pipeline
+from leadflow.extraction import webhooks
+from tests.unit.fakes import events, pdf, world  # noqa: F401  (fixtures)
+
+THREE = [Part(1, 1, "payslip"), Part(2, 3, "bank_statement"), Part(4, 4, "invoice")]
+
+
+# -- the rules ----------------------------------------------------------------------------------------
+
+def test_the_readers_parts_must_cover_every_page_once_in_order():
+    wire = [{"first": 1, "last": 2, "document_type": "payslip", "sure": True},
+            {"first": 3, "last": 3, "document_type": "receipt", "sure": True}]
+    assert [(p.first, p.last, p.document_type) for p in rules.parts_from_wire(wire, 3)] == [
+        (1, 2, "payslip"), (3, 3, "receipt")]
+    for broken, pages in (([], 1), ([{"first": 1, "last": 1}, {"first": 3, "last": 3}], 3),
+                          ([{"first": 1, "last": 2}, {"first": 2, "last": 3}], 3), ([{"first": 1, "last": 2}], 3),
+                          ([{"last": 2}], 2), ("parts", 1)):
+        with pytest.raises(rules.SplitProblem):
+            rules.parts_from_wire(broken, pages)
+
+
+def test_a_type_the_reader_does_not_know_is_unknown_and_never_sure():
+    part, = rules.parts_from_wire([{"first": 1, "last": 1, "document_type": "horoscope", "sure": True}], 1)
+    assert (part.document_type, part.sure) == ("unknown", False)
+
+
+def test_an_unsure_or_too_long_part_waits_for_a_person_and_a_single_document_never_does():
+    assert rules.waits_for_a_person(THREE, 5) is None
+    unsure = [THREE[0], Part(2, 3, "bank_statement", sure=False), THREE[2]]
+    assert rules.waits_for_a_person(unsure, 5) == rules.UNSURE
+    assert rules.waits_for_a_person(THREE, 1) == rules.PART_TOO_LONG
+    assert rules.waits_for_a_person([Part(1, 4, "unknown", sure=False)], 5) is None
+
+
+def test_moving_a_boundary_changes_the_two_parts_it_separates():
+    moved = rules.move_boundary(THREE, 2, 3)
+    assert [(p.first, p.last) for p in moved] == [(1, 1), (2, 2), (3, 4)]
+    assert [p.decided for p in moved] == [False, True, True] and all(p.sure for p in moved)
+    for index, first in ((0, 1), (2, 2), (2, 5), (1, 2), (7, 3)):
+        with pytest.raises(rules.SplitProblem):
+            rules.move_boundary(THREE, index, first)
+
+
+def test_merging_splitting_and_typing_parts():
+    assert [(p.first, p.last, p.document_type) for p in rules.merge(THREE, 0)] == [
+        (1, 3, "payslip"), (4, 4, "invoice")]
+    with pytest.raises(rules.SplitProblem):
+        rules.merge(THREE, 2)
+    split = rules.split_at(THREE, 1, 3, "payslip")
+    assert [(p.first, p.last, p.document_type) for p in split] == [
+        (1, 1, "payslip"), (2, 2, "bank_statement"), (3, 3, "payslip"), (4, 4, "invoice")]
+    with pytest.raises(rules.SplitProblem):
+        rules.split_at(THREE, 0, 1)
+    with pytest.raises(rules.SplitProblem):
+        rules.split_at(THREE, 1, 3, "horoscope")
+    typed = rules.change_type(THREE, 2, "receipt")
+    assert (typed[2].document_type, typed[2].decided) == ("receipt", True)
+    with pytest.raises(rules.SplitProblem):
+        rules.confirmed([Part(1, 1, "unknown", sure=False)])
+
+
+def test_a_new_split_redoes_only_the_children_whose_pages_or_type_changed():
+    children = {1: THREE[0], 2: THREE[1], 3: THREE[2]}
+    plan = rules.plan(children, rules.move_boundary(THREE, 2, 3))
+    assert (set(plan.keep), set(plan.redo), plan.retire, plan.add) == ({1}, {2, 3}, (), ())
+    merged = rules.plan(children, rules.merge(THREE, 1))
+    assert (set(merged.keep), set(merged.redo), merged.retire, merged.add) == ({1}, {2}, (3,), ())
+    split = rules.plan(children, rules.split_at(THREE, 1, 3))
+    assert (set(split.keep), set(split.redo), split.retire, [(p.first, p.last) for p in split.add]) == (
+        {1, 3}, {2}, (), [(3, 3)])
+    typed = rules.plan(children, rules.change_type(THREE, 0, "receipt"))
+    assert (set(typed.keep), set(typed.redo)) == ({2, 3}, {1})
+
+
+def test_staff_of_the_brokerage_and_platform_reviewers_correct_a_split_clients_and_strangers_do_not():
+    assert rules.may_correct(Viewer(1, Role.ADVISOR, 7), 7)
+    assert rules.may_correct(Viewer(2, Role.BROKERAGE_ADMIN, 7), 7)
+    assert rules.may_correct(Viewer(3, Role.PLATFORM_ADMIN, None), 7)
+    assert not rules.may_correct(Viewer(4, Role.CLIENT, 7), 7)
+    assert not rules.may_correct(Viewer(5, Role.ADVISOR, 8), 7)
+
+
+# -- the use cases, with fakes ------------------------------------------------------------------------
+
+def packet(world, pages: int = 4) -> tuple[str, str]:
+    """A packet whose split job the reader accepted: (packet id, job id)."""
+    document_id = world.document(data=pdf(pages), kind=rules.PACKET_KIND)
+    packets.start(world.session, document_id, world.brokerage.id)
+    world.session.commit()
+    assert pipeline.verify_document(world.session, world.ports, document_id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    job = world.extraction.submitted[-1]
+    assert job["mode"] == "split"
+    return document_id, job["job_id"]
+
+
+def answer(world, job_id, parts, delivery_id="msg_1") -> str:
+    payload = {"type": "job.completed", "job_id": job_id,
+               "data": {"pages": parts[-1].last, "parts": [{**p.as_dict()} for p in parts]}}
+    body = json.dumps(payload).encode()
+    headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], delivery_id, body)
+    callbacks.receive(world.session, world.ports, headers, body)
+    return callbacks.process(world.session, world.ports, delivery_id)
+
+
+def children(world, packet_id):
+    world.session.expire_all()
+    return world.session.query(Document).filter(Document.packet_id == packet_id).order_by(Document.part_number).all()
+
+
+def test_a_sure_split_makes_a_child_per_part_and_moves_the_packets_reservation_to_them(world, events):
+    packet_id, job_id = packet(world)
+    held = world.wallet().reserved
+    assert held == 4
+    assert answer(world, job_id, THREE) == "applied: split into 3 documents"
+    made = children(world, packet_id)
+    assert [(c.first_page, c.last_page, c.kind, c.status, c.page_count) for c in made] == [
+        (1, 1, "payslip", "PENDING", 1), (2, 3, "bank_statement", "PENDING", 2), (4, 4, "invoice", "PENDING", 1)]
+    assert world.get(packet_id).status == Status.VERIFIED
+    wallet = world.wallet()
+    assert (wallet.reserved, wallet.balance + wallet.reserved + wallet.settled) == (4, wallet.granted)
+    assert billing.check_all(world.session, world.brokerage.id) == {}
+    # The client's pages today: the packet's four, once.
+    assert billing.client_pages_today(world.session, world.client.id, world.clock.now()) == 4
+    # A child's first reading reads its own pages, with the job made at the split.
+    assert pipeline.verify_document(world.session, world.ports, made[1].id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    sent = world.extraction.submitted[-1]
+    assert (sent["mode"], sent["output_spec"]["pages"], sent["job_id"]) == ("first", [2, 3], made[1].current_job_id)
+    # The same result again changes nothing.
+    assert answer(world, job_id, THREE, "msg_2") == "ignored: job already completed"
+    assert len(children(world, packet_id)) == 3
+
+
+def test_an_unsure_split_waits_for_a_person_who_confirms_it(world):
+    packet_id, job_id = packet(world)
+    unsure = [THREE[0], Part(2, 3, "bank_statement", boundary_confidence=0.6, sure=False), THREE[2]]
+    assert answer(world, job_id, unsure).startswith("applied: ACTION_REQUIRED")
+    waiting = world.get(packet_id)
+    assert (waiting.status, waiting.rejection_code) == (Status.ACTION_REQUIRED, RejectionCode.PACKET_SPLIT_UNSURE)
+    assert world.wallet().reserved == 0 and children(world, packet_id) == []
+    with pytest.raises(Forbidden):
+        packets.confirm(world.session, world.ports, world.client, packet_id)
+    with pytest.raises(Conflict):
+        packets.confirm(world.session, world.ports, world.advisor, packet_id, revision=0)
+    done = packets.confirm(world.session, world.ports, world.advisor, packet_id)
+    assert done.state == "split" and len(children(world, packet_id)) == 3
+    assert world.get(packet_id).status == Status.VERIFIED and world.wallet().reserved == 4
+
+
+def test_a_packet_of_one_document_stays_one_document_read_from_its_pages(world):
+    packet_id, job_id = packet(world, pages=2)
+    assert answer(world, job_id, [Part(1, 2, "bank_statement")]) == "applied: one document (bank_statement)"
+    single = world.get(packet_id)
+    assert (single.status, single.kind, single.first_page, single.last_page) == (
+        Status.PENDING, "bank_statement", 1, 2)
+    assert children(world, packet_id) == [] and world.wallet().reserved == 2
+    assert pipeline.verify_document(world.session, world.ports, packet_id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    assert world.extraction.submitted[-1]["output_spec"] == {"pages": [1, 2]}
+
+
+def test_a_correction_refuses_bad_input_and_writes_nothing(world):
+    packet_id, job_id = packet(world)
+    answer(world, job_id, THREE)
+    revision = world.session.get(Packet, packet_id).revision
+    for change in ({"what": "merge", "part": 9}, {"what": "split", "part": 1, "page": None},
+                   {"what": "change_type", "part": 1, "document_type": "horoscope"}, {"what": "dance"}):
+        with pytest.raises(InvalidInput):
+            packets.change(world.session, world.ports, world.advisor, packet_id, change.pop("what"), **change)
+    # The children are still being read: a correction waits for them.
+    with pytest.raises(Conflict):
+        packets.change(world.session, world.ports, world.advisor, packet_id, "merge", part=1)
+    world.session.expire_all()
+    assert world.session.get(Packet, packet_id).revision == revision
