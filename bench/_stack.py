@@ -529,6 +529,27 @@ class Uploader:
         self.failures.append(problem)
         return None
 
+    def upload_packet(self, index: int, name: str, data: bytes) -> str | None:
+        """A packet (several documents in one PDF, `split=auto`): its id, or None after the attempts."""
+        session = self._session(self.tokens[index % len(self.tokens)])
+        problem = "no attempt"
+        for attempt in range(self.ATTEMPTS):
+            try:
+                response = session.post(self.base_url + "/api/documents?split=auto", timeout=30,
+                                        files={"file": (name, data, "application/pdf")},
+                                        data={"title": f"{name} #{index}"})
+            except requests.RequestException as exc:
+                problem = f"{type(exc).__name__}: {exc}"
+            else:
+                if response.status_code == 201:
+                    return response.json()["id"]
+                problem = f"HTTP {response.status_code}: {response.text[:200]}"
+                if response.status_code < 500:
+                    break
+            time.sleep(0.25 * 2 ** attempt * (1 + random.random()))
+        self.failures.append(problem)
+        return None
+
     def _session(self, token: str) -> requests.Session:
         sessions = getattr(self._local, "sessions", None)
         if sessions is None:

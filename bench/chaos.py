@@ -9,15 +9,20 @@ failure of ours (REJECTED or handed to a person with a SYSTEM_ code), and a bala
     make chaos
     .venv/bin/python -m bench.chaos --documents 300 --seed 7 --freeze-s3 8 --restart-postgres
 
+Besides single documents it uploads packets (`--packets`, default a tenth of the documents): PDFs of
+two to four sample documents one after another, sent with `split=auto`, so that splits, their
+children and the credits they hand over go through the same kills, restarts and faults.
+
 It ends with exactly one line and exits 1 when any figure on it is off:
 
-    chaos: documents=N kills=K redis_restarts=R s3_frozen=8s postgres_restarts=1 lost=0 stuck=0
-           duplicate_effects=0 system_rejections=0 ledger=balanced   (one line)
+    chaos: documents=N packets=P children=C kills=K redis_restarts=R s3_frozen=8s postgres_restarts=1
+           lost=0 stuck=0 duplicate_effects=0 system_rejections=0 ledger=balanced   (one line)
 
 The seed fixes the kill schedule and the extractor's fault dice; thread timing still varies
 from run to run, so a seed reproduces the same kind of run, not the same interleaving.
 """
 import argparse
+import io
 import json
 import math
 import random
@@ -28,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 
 import redis
+from pypdf import PdfReader, PdfWriter
 
 from bench._stack import SETTLED, Stack, Uploader, ensure_redis, sample_pdfs
 
@@ -92,12 +98,16 @@ def main(argv=None) -> int:
                 chaos.freeze_at, chaos.freeze_seconds = time.monotonic() + args.upload_seconds * 0.3, args.freeze_s3
             if args.restart_postgres:
                 chaos.postgres_at = time.monotonic() + args.upload_seconds * 0.7
-            progress = Progress(stack, clock, chaos, args.documents)
+            progress = Progress(stack, clock, chaos, args.documents + args.packets)
             chaos.start()
             progress.start()
             try:
+                packets = Packets(uploader, samples, args.packets, args.upload_seconds, random.Random(seed + 1))
+                packets.start()
                 ids = upload_all(uploader, samples, args.documents, args.upload_seconds, random.Random(seed))
-                clock.say(f"uploads done: {len(ids)} acknowledged, {len(uploader.failures)} failed"
+                packets.join()
+                clock.say(f"uploads done: {len(ids)} documents and {len(packets.ids)} packets acknowledged, "
+                          f"{len(uploader.failures)} failed"
                           + (f" (first: {uploader.failures[0]})" if uploader.failures else ""))
                 time.sleep(args.kill_tail)
             finally:
@@ -113,9 +123,10 @@ def main(argv=None) -> int:
                 progress.stop()
             for name, code in stack.exited().items():
                 clock.say(f"{name} exited by itself with code {code} after the chaos phase")
-            result = check(stack, ids, clock)
+            result = check(stack, ids + packets.ids, clock)
             result.documents = len(ids)
             result.requested = args.documents
+            result.packets, result.packets_requested = len(packets.ids), args.packets
             result.kills, result.redis_restarts = chaos.kills, chaos.redis_restarts
             result.s3_frozen, result.postgres_restarts = chaos.s3_frozen, chaos.postgres_restarts
             result.quiet = quiet
@@ -133,6 +144,8 @@ def main(argv=None) -> int:
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m bench.chaos", description=__doc__.split("\n\n")[0])
     parser.add_argument("--documents", type=int, default=DEFAULT_DOCUMENTS, help="documents to upload")
+    parser.add_argument("--packets", type=int, default=None,
+                        help="packets to upload besides the documents (default: a tenth of --documents)")
     parser.add_argument("--seed", type=int, default=None, help="kill schedule and fault dice (default: random)")
     parser.add_argument("--faults", default=DEFAULT_FAULTS, help="EXTRACTOR_FAULTS for the extractor")
     parser.add_argument("--workers", type=int, default=3, help="`dramatiq tasks:worker` processes (1 worker each)")
@@ -153,6 +166,10 @@ def parse_args(argv):
     args = parser.parse_args(argv)
     if args.documents < 1 or args.workers < 2:
         parser.error("--documents must be at least 1 and --workers at least 2 (one is killed at a time)")
+    if args.packets is None:
+        args.packets = args.documents // 10
+    if args.packets < 0:
+        parser.error("--packets must be 0 or more")
     return args
 
 
@@ -194,6 +211,37 @@ def upload_all(uploader: Uploader, samples, count: int, spread: float, rng: rand
 
     with ThreadPoolExecutor(UPLOAD_THREADS, thread_name_prefix="upload") as pool:
         return [document_id for document_id in pool.map(one, range(count)) if document_id]
+
+
+class Packets(threading.Thread):
+    """Uploads `count` packets beside the documents, spread over the same seconds: each a PDF of
+    two to four sample documents one after another, sent with split=auto."""
+
+    def __init__(self, uploader: Uploader, samples, count: int, spread: float, rng: random.Random):
+        super().__init__(name="packets", daemon=True)
+        self.uploader, self.count, self.spread = uploader, count, spread
+        self.plans = [rng.sample(samples, rng.randint(2, 4)) for _ in range(count)]
+        self.ids: list[str] = []
+
+    def run(self) -> None:
+        start = time.monotonic()
+        for index, plan in enumerate(self.plans):
+            delay = start + (index + 0.5) * self.spread / max(self.count, 1) - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            packet_id = self.uploader.upload_packet(index, f"packet_{index}.pdf", joined([path for path, _ in plan]))
+            if packet_id:
+                self.ids.append(packet_id)
+
+
+def joined(paths) -> bytes:
+    writer = PdfWriter()
+    for path in paths:
+        for page in PdfReader(str(path)).pages:
+            writer.add_page(page)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 class Chaos(threading.Thread):
@@ -417,6 +465,7 @@ def describe_held(stack: Stack) -> str:
 class Result:
     def __init__(self):
         self.documents = self.requested = self.kills = self.redis_restarts = 0
+        self.packets = self.packets_requested = self.children = 0
         self.lost = self.stuck = self.duplicate_effects = self.system_rejections = 0
         self.s3_frozen, self.postgres_restarts = 0.0, 0
         self.ledger = "unknown"
@@ -426,11 +475,12 @@ class Result:
     def ok(self) -> bool:
         # Not being quiet at the deadline matters through `stuck`: a message still waiting in a
         # dead worker's ack set with every document settled changes none of the figures.
-        return (self.documents == self.requested and not self.lost and not self.stuck
+        return (self.documents == self.requested and self.packets == self.packets_requested and not self.lost and not self.stuck
                 and not self.duplicate_effects and not self.system_rejections and self.ledger == "balanced")
 
     def line(self) -> str:
-        return (f"chaos: documents={self.documents} kills={self.kills} redis_restarts={self.redis_restarts} "
+        return (f"chaos: documents={self.documents} packets={self.packets} children={self.children} "
+                f"kills={self.kills} redis_restarts={self.redis_restarts} "
                 f"s3_frozen={self.s3_frozen:.0f}s postgres_restarts={self.postgres_restarts} "
                 f"lost={self.lost} stuck={self.stuck} duplicate_effects={self.duplicate_effects} "
                 f"system_rejections={self.system_rejections} ledger={self.ledger}")
@@ -458,8 +508,19 @@ DUPLICATE_CHECKS = {
         SELECT document_id, count(*) - 1 FROM audit_entries WHERE action = 'extraction_completed'
         GROUP BY document_id HAVING count(*) > 1""",
     "jobs_completed_per_document": """
-        SELECT document_id, count(*) - 1 FROM extraction_jobs WHERE status = 'completed'
+        SELECT document_id, count(*) - 1 FROM extraction_jobs WHERE status = 'completed' AND mode <> 'split'
         GROUP BY document_id HAVING count(*) > 1""",
+    # A packet's split applied once: one completed split job, one child per part.
+    "splits_completed_per_packet": """
+        SELECT document_id, count(*) - 1 FROM extraction_jobs WHERE status = 'completed' AND mode = 'split'
+        GROUP BY document_id HAVING count(*) > 1""",
+    "children_per_packet_part": """
+        SELECT packet_id, part_number, count(*) - 1 FROM documents WHERE packet_id IS NOT NULL
+        GROUP BY packet_id, part_number HAVING count(*) > 1""",
+    "children_beyond_the_split": """
+        SELECT p.document_id, count(d.id) - json_array_length(p.parts) FROM packets p
+        JOIN documents d ON d.packet_id = p.document_id WHERE p.state = 'split'
+        GROUP BY p.document_id, p.parts HAVING count(d.id) > json_array_length(p.parts)""",
     "reservations_settled_per_document": """
         SELECT j.document_id, count(*) - 1 FROM credit_reservations r JOIN extraction_jobs j ON j.id = r.job_id
         WHERE r.status = 'settled' GROUP BY j.document_id HAVING count(*) > 1""",
@@ -479,14 +540,33 @@ def check(stack: Stack, ids: list[str], clock: Clock) -> Result:
     result = Result()
     found = dict(stack.sql("SELECT id, status FROM documents WHERE id = ANY(%s)", (ids,)))
     result.lost = sum(1 for i in ids if i not in found)
+    # A packet's children are documents of the run too: each must settle, and a packet split must
+    # have a child for every part (one missing is lost); a packet never split is stuck.
+    children = dict(stack.sql("SELECT id, status FROM documents WHERE packet_id = ANY(%s)", (ids,)))
+    result.children = len(children)
+    missing = stack.sql("""
+        SELECT p.document_id, json_array_length(p.parts) - count(d.id) FROM packets p
+        LEFT JOIN documents d ON d.packet_id = p.document_id
+        WHERE p.document_id = ANY(%s) AND p.state = 'split'
+        GROUP BY p.document_id, p.parts HAVING count(d.id) < json_array_length(p.parts)""", (ids,))
+    result.lost += sum(int(row[1]) for row in missing)
+    if missing:
+        clock.say("packets missing children: " + ", ".join(" ".join(map(str, row)) for row in missing[:10]))
+    unsplit = stack.sql("SELECT p.document_id, p.state, d.status FROM packets p JOIN documents d ON d.id = "
+                        "p.document_id WHERE p.document_id = ANY(%s) AND p.state = 'reading'", (ids,))
+    result.stuck += len(unsplit)
+    if unsplit:
+        clock.say("packets never split: " + ", ".join(" ".join(map(str, row)) for row in unsplit[:10]))
+    found.update(children)
     stuck = {i: s for i, s in found.items() if s not in SETTLED}
-    result.stuck = len(stuck)
+    result.stuck += len(stuck)
     if stuck:
         clock.say("stuck: " + ", ".join(f"{i} {s}" for i, s in list(stuck.items())[:10]))
-    extra = stack.sql("SELECT count(*) FROM documents WHERE NOT (id = ANY(%s))", (ids,))[0][0]
+    extra = stack.sql("SELECT count(*) FROM documents WHERE NOT (id = ANY(%s))", (list(found),))[0][0]
     # Settled for a failure of ours: a client's rejection, or a person asked, with a SYSTEM_ code.
     system = stack.sql("SELECT id, status, rejection_code FROM documents WHERE id = ANY(%s) "
-                       "AND status IN ('REJECTED', 'ACTION_REQUIRED') AND rejection_code LIKE 'SYSTEM\\_%%'", (ids,))
+                       "AND status IN ('REJECTED', 'ACTION_REQUIRED') AND rejection_code LIKE 'SYSTEM\\_%%'",
+                       (list(found),))
     result.system_rejections = len(system)
     if system:
         clock.say("settled for a system reason: " + ", ".join(" ".join(map(str, row)) for row in system[:10]))
