@@ -520,7 +520,7 @@ DUPLICATE_CHECKS = {
     "children_beyond_the_split": """
         SELECT p.document_id, count(d.id) - json_array_length(p.parts) FROM packets p
         JOIN documents d ON d.packet_id = p.document_id WHERE p.state = 'split'
-        GROUP BY p.document_id, p.parts HAVING count(d.id) > json_array_length(p.parts)""",
+        GROUP BY p.document_id, json_array_length(p.parts) HAVING count(d.id) > json_array_length(p.parts)""",
     "reservations_settled_per_document": """
         SELECT j.document_id, count(*) - 1 FROM credit_reservations r JOIN extraction_jobs j ON j.id = r.job_id
         WHERE r.status = 'settled' GROUP BY j.document_id HAVING count(*) > 1""",
@@ -548,7 +548,7 @@ def check(stack: Stack, ids: list[str], clock: Clock) -> Result:
         SELECT p.document_id, json_array_length(p.parts) - count(d.id) FROM packets p
         LEFT JOIN documents d ON d.packet_id = p.document_id
         WHERE p.document_id = ANY(%s) AND p.state = 'split'
-        GROUP BY p.document_id, p.parts HAVING count(d.id) < json_array_length(p.parts)""", (ids,))
+        GROUP BY p.document_id, json_array_length(p.parts) HAVING count(d.id) < json_array_length(p.parts)""", (ids,))
     result.lost += sum(int(row[1]) for row in missing)
     if missing:
         clock.say("packets missing children: " + ", ".join(" ".join(map(str, row)) for row in missing[:10]))
@@ -612,7 +612,8 @@ def summary(stack: Stack, clock: Clock, extra: int) -> None:
                              "('stalled_reset', 'deadline_passed', 'submission_retry', 'submission_failed', "
                              "'retries_exhausted', 'attempt_failed', 'waiting_for_service', 'system_retry', "
                              "'system_retries_spent') GROUP BY action"))
-    clock.say(f"outcome: {format_counts(stack.status_counts())}; rejections {dict(codes)}; "
+    packets = dict(stack.sql("SELECT state, count(*) FROM packets GROUP BY state"))
+    clock.say(f"outcome: {format_counts(stack.status_counts())}; rejections {dict(codes)}; packets {packets}; "
               f"jobs={jobs} (failed {failed_jobs}); deliveries={deliveries} (from deadline polls {polled}); "
               f"recoveries {actions}; dead letters={backlog_dead(stack)}; documents not from this run's "
               f"acknowledged uploads={extra}")

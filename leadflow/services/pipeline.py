@@ -137,7 +137,7 @@ def verify_document(session: Session, ports: Ports, document_id: str, brokerage_
             problem, pages = precheck(ports, document)
             storage_breaker.succeeded()
         else:
-            problem, pages = remembered_precheck(ports, remembered, pages)
+            problem, pages = remembered_precheck(ports, remembered, pages, packet=claimed.kind == PACKET_KIND)
             if problem is None and not storage_breaker.recently_ok():
                 # Storage not proven up for a few seconds: one HEAD of the file proves it (and
                 # that the file is there) before a job is paid for. A busy worker skips it; an
@@ -394,13 +394,16 @@ def check_file(data: bytes, config, *, packet: bool = False) -> tuple[tuple[Reje
     return None, pages
 
 
-def remembered_precheck(ports: Ports, verdict: str, pages: int | None) -> tuple[tuple[RejectionCode, Note] | None, int]:
-    """The pre-check's verdict as the upload recorded it (`documents.precheck`), with its note."""
+def remembered_precheck(ports: Ports, verdict: str, pages: int | None, *,
+                        packet: bool = False) -> tuple[tuple[RejectionCode, Note] | None, int]:
+    """The pre-check's verdict as the upload recorded it (`documents.precheck`), with its note
+    (`packet`: a packet's page limit is MAX_PACKET_PAGES)."""
     if verdict == PRECHECK_PASSED:
         return None, max(pages or 1, 1)
     code = RejectionCode(verdict)
     if code == RejectionCode.TOO_MANY_PAGES:
-        note = notes.note("too_many_pages", pages=pages or 0, limit=ports.settings["MAX_DOCUMENT_PAGES"])
+        limit = ports.settings["MAX_PACKET_PAGES" if packet else "MAX_DOCUMENT_PAGES"]
+        note = notes.note("too_many_pages", pages=pages or 0, limit=limit)
     else:
         note = notes.note(_PRECHECK_NOTES[code])
     return (code, note), pages or 0

@@ -290,6 +290,7 @@ def test_limits_bad_input_and_other_tenants(world, app, live, monkeypatch):
     assert too_long.status_code == 201
     rejected = world.client_a.api.wait_for_status(too_long.json()["id"], SETTLED)
     assert (rejected["status"], rejected["rejection_code"]) == ("REJECTED", "TOO_MANY_PAGES")
+    assert "at most 8" in rejected["verification_notes"][0]["en"]
     monkeypatch.setitem(app.config, "MAX_PACKET_PAGES", 100)
 
     documents_before = counted(app, Document)
