@@ -26,7 +26,7 @@ from leadflow.domain.audience import Role
 from leadflow.domain.packages import retention_cutoff
 from leadflow.extensions import db
 from leadflow.models import (ApiToken, Applicant, AuditEntry, Document, DocumentShare, DocumentVersion,
-                             ErasureRecord, ExtractionJob, LenderPackage, UploadIntent, User, Workspace,
+                             ErasureRecord, ExtractionJob, LenderPackage, Packet, UploadIntent, User, Workspace,
                              WorkspaceMember)
 from leadflow.ports import Ports
 from leadflow.services import counts, version_store
@@ -241,6 +241,9 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
                     .values(requested_by_id=None))
     by_status = Counter(session.scalars(select(Document.status).where(Document.id.in_(documents))))
     counts.bump(session, b, {status: -n for status, n in by_status.items()})
+    # A packet's split (page ranges and types, no personal data) goes with its document; said here,
+    # not left to the foreign key's cascade, which SQLite applies only with its foreign keys on.
+    session.execute(delete(Packet).where(Packet.document_id.in_(documents)))
     removed["documents"] = _rows(session, delete(Document).where(Document.id.in_(documents)))
     removed["upload_intents"] = _rows(session, delete(UploadIntent).where(UploadIntent.id.in_([i.id for i in intents])))
     removed["packages"] = _rows(session, delete(LenderPackage).where(LenderPackage.workspace_id.in_(packed)))

@@ -88,6 +88,19 @@ def split_answer(job_id, parts):
 
 
 @pytest.fixture
+def pushed(app):
+    """The status messages the realtime bus carries, as they are."""
+    seen, listening = [], [True]
+
+    def heard(message):
+        if listening[0]:
+            seen.append(message)
+    app.extensions["leadflow"].bus.subscribe(heard)
+    yield seen
+    listening[0] = False
+
+
+@pytest.fixture
 def reads(monkeypatch):
     """Every reading of a file the extractor does (the split's, and any document's it cannot take
     from the pages the split read)."""
@@ -102,7 +115,8 @@ def reads(monkeypatch):
     return seen
 
 
-def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_and_credits(world, app, live, reads):
+def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_and_credits(world, app, live, reads,
+                                                                                         pushed):
     before = wallet(app, world.brokerage_a)
     answer = upload_packet(world.client_a, world.workspace_a)
     assert answer.status_code == 201, answer.text
@@ -117,6 +131,10 @@ def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_a
     assert all(c["packet_id"] == packet["id"] and c["workspace_id"] == world.workspace_a for c in children)
     assert [p["document_id"] for p in body["packet"]["parts"]] == [c["id"] for c in children]
     assert world.client_a.api.document(packet["id"])["status"] == "VERIFIED"
+    # Every live message about a child names its packet, so a page of the packet updates its children.
+    about_children = [m for m in pushed if m["document_id"] in {c["id"] for c in children}]
+    assert {m["status"] for m in about_children} >= {"PENDING", "VERIFIED"}
+    assert all(m.get("packet_id") == packet["id"] for m in about_children)
 
     # Each page was read once: the split read the file, the documents' jobs took their pages from it.
     assert reads == [PAGES]
@@ -332,4 +350,29 @@ def test_limits_bad_input_and_other_tenants(world, app, live, monkeypatch):
             (1, 1), (2, 3), (4, 4), (5, 6), (7, 7), (8, 9)]
         live.drain()
     assert counted(app, Document, Document.packet_id == packet_id) == 6
+    wallet(app, world.brokerage_a)
+
+
+def test_erasing_a_client_erases_their_packet_its_split_and_its_children(world, app, live):
+    from leadflow.models import User
+    from leadflow.services import erasure
+    service = HoldingService()
+    with extraction_service(app, service):
+        packet_id = upload_packet(world.client_a, world.workspace_a).json()["id"]
+        live.drain()
+        post_callback(world, app, split_answer(service.jobs[-1]["job_id"], split_parts()))
+        live.drain()
+        assert counted(app, Document, Document.packet_id == packet_id) == 5
+        # Its documents settle (a reader's failure of the file) before the case is erased.
+        for job in service.jobs[1:]:
+            post_callback(world, app, {"type": "job.failed", "job_id": job["job_id"],
+                                       "data": {"error": {"code": "unreadable", "message": "x"}}})
+        live.drain()
+    with app.app_context():
+        admin = db.session.get(User, world.admin_a.user_id)
+        erasure.erase_client(db.session, app.extensions["leadflow"], admin, world.client_a.user_id)
+        db.session.remove()
+    assert counted(app, Document, Document.id == packet_id) == 0
+    assert counted(app, Document, Document.packet_id == packet_id) == 0
+    assert counted(app, Packet, Packet.document_id == packet_id) == 0
     wallet(app, world.brokerage_a)
