@@ -24,7 +24,7 @@ from leadflow.domain import packets as rules
 from leadflow.domain.document_types import N_
 from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
 from leadflow.domain.lifecycle import SETTLED, JobStatus, RejectionCode, Status
-from leadflow.errors import Conflict, Forbidden, InvalidInput, NotFound
+from leadflow.errors import Conflict, Forbidden, InvalidInput, LeadflowError, NotFound
 from leadflow.models import AuditEntry, Document, ExtractionJob, Packet, User, new_id, utcnow
 from leadflow.ports import Ports
 from leadflow.services import pipeline, transitions
@@ -94,7 +94,7 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
     - `change_type`: part `part` is a `document_type`.
 
     On a split waiting for a person, a correction changes the proposal and `confirm` makes the
-    children (a correction that leaves every part decided makes them too). On a packet split
+    children. On a packet split
     already, only the children whose pages or type changed are redone (read again from their
     pages, a new version with cause `resplit` and the person), a child whose pages went to another
     is retired (REJECTED, `PACKET_PART_MERGED`, no email), a new part becomes a new child; the
@@ -110,12 +110,17 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
         rules.check_limits(wanted, ports.settings["MAX_DOCUMENT_PAGES"])
     except rules.SplitProblem as exc:
         raise InvalidInput(exc.message, code=f"split_{exc.code}") from exc
-    if packet.state == "unsure":
-        _apply_to_unsure(session, ports, user, document, packet, wanted, what)
-    elif packet.state == "split":
-        _apply_to_children(session, ports, user, document, packet, wanted, what)
-    else:
-        raise Conflict(N_("This packet is not split yet; wait until it is read."), code="packet_not_split")
+    try:
+        if packet.state == "unsure":
+            _apply_to_unsure(session, ports, user, document, packet, wanted, what)
+        elif packet.state == "split":
+            _apply_to_children(session, ports, user, document, packet, wanted, what)
+        else:
+            raise Conflict(N_("This packet is not split yet; wait until it is read."), code="packet_not_split")
+    except LeadflowError:
+        # Nothing of a refused correction stays: no row, no event.
+        outbox.rollback(session)
+        raise
     outbox.commit(session)
     session.refresh(packet)
     return packet
@@ -220,7 +225,7 @@ def _wanted(current: list, what: str, part: int | None, page: int | None, docume
 
 def _apply_to_unsure(session: Session, ports: Ports, user: User, document: Document, packet: Packet, wanted: list,
                      what: str) -> None:
-    if what != "confirm" and not all(p.decided for p in wanted):
+    if what != "confirm":
         # A correction of the proposal: the person goes on looking, then confirms.
         _audit(session, document.id, user, what, wanted)
         _save(session, packet, "unsure", wanted, decided_by_id=user.id)

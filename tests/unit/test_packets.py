@@ -186,3 +186,32 @@ def test_a_correction_refuses_bad_input_and_writes_nothing(world):
         packets.change(world.session, world.ports, world.advisor, packet_id, "merge", part=1)
     world.session.expire_all()
     assert world.session.get(Packet, packet_id).revision == revision
+
+
+def test_a_merge_redoes_the_part_that_grows_retires_the_other_and_leaves_the_rest(world, events):
+    from sqlalchemy import update
+    from leadflow.domain.events import DocumentStatusChanged, VerificationRequested
+    from leadflow.models import ExtractionJob
+    packet_id, job_id = packet(world)
+    answer(world, job_id, THREE)
+    first, second, third = children(world, packet_id)
+    # The three were read (as the pipeline would leave them: a verdict each).
+    world.session.execute(update(Document).where(Document.packet_id == packet_id).values(status="VERIFIED"))
+    world.session.commit()
+    done = packets.change(world.session, world.ports, world.advisor, packet_id, "merge", part=2)
+    assert [(p["first"], p["last"], p["number"]) for p in done.parts] == [(1, 1, 1), (2, 4, 2)]
+    grown, retired, kept = world.get(second.id), world.get(third.id), world.get(first.id)
+    assert (grown.status, grown.first_page, grown.last_page, grown.page_count) == (Status.PENDING, 2, 4, 3)
+    job = world.session.get(ExtractionJob, grown.current_job_id)
+    assert (job.mode, job.requested_by_id, job.output_spec) == (
+        "first", world.advisor.id, {"pages": [2, 4], "document_type": "bank_statement", "cause": "resplit"})
+    assert (retired.status, retired.rejection_code, retired.first_page) == (
+        Status.REJECTED, RejectionCode.PACKET_PART_MERGED, None)
+    assert kept.status == Status.VERIFIED and "packet_resplit" not in world.audit(first.id)
+    assert events.of(VerificationRequested)[-1] == VerificationRequested(second.id, world.brokerage.id)
+    assert {e.packet_id for e in events.of(DocumentStatusChanged) if e.document_id in (second.id, third.id)} == {
+        packet_id}
+    # A person's rerun of its pages does not count against the client's allowance.
+    assert pipeline.verify_document(world.session, world.ports, second.id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    assert billing.client_pages_today(world.session, world.client.id, world.clock.now()) == 4
