@@ -160,6 +160,14 @@ def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_a
     assert packet["id"] not in slotted
     assert all(c["id"] in slotted for c in children if c["status"] == "VERIFIED")
 
+    # The pages there are show the packet and its documents as they show any document.
+    from tests.integration.web_client import signed_in
+    advisor, client = signed_in(app, world.advisor_a), signed_in(app, world.client_a)
+    for page in (f"/documents/{packet['id']}", f"/documents/{children[0]['id']}", "/dashboard",
+                 f"/workspaces/{world.workspace_a}"):
+        assert advisor.get(page).status_code == 200, page
+    assert client.get("/portal").status_code == 200
+
     # Each document's verdict is the one it reaches uploaded alone.
     alone = []
     for name, kind, *_ in FIVE:
