@@ -59,8 +59,9 @@ def upload(session: Session, ports: Ports, user: User, *, filename: str, data: b
 
 def offer_direct_upload(session: Session, ports: Ports, user: User, *, filename: str, content_type: str, size: int,
                         title: str | None, kind: str | None, workspace_id: int | None,
-                        max_bytes: int) -> tuple[UploadIntent, dict]:
+                        max_bytes: int, split: bool = False) -> tuple[UploadIntent, dict]:
     """Reserve a document id and give the client a signed target to upload straight to storage.
+    `split`: a packet of several documents, as `upload`'s (the intent keeps it as its kind).
 
     Every value is checked, and the signed target made, before the intent is committed: a
     refused offer leaves nothing behind."""
@@ -74,7 +75,7 @@ def offer_direct_upload(session: Session, ports: Ports, user: User, *, filename:
     if not isinstance(content_type, str) or content_type not in filetypes.ALLOWED:
         raise InvalidInput("This file type is not supported. Please upload a PDF, a JPEG or PNG photo, "
                            "or a bank statement as CAMT XML or MT940.", code="unsupported_type")
-    kind = _kind(kind)
+    kind = PACKET_KIND if split else _kind(kind)
     workspace = _workspace_for_upload(session, user, workspace_id)
     brokerage_id = workspace.brokerage_id if workspace else user.brokerage_id
     intent = UploadIntent(id=new_id(), brokerage_id=brokerage_id, owner_id=user.id,
@@ -136,7 +137,8 @@ def complete_direct_upload(session: Session, ports: Ports, user: User, intent_id
     document = _create_pending(session, intent.id, user, intent.brokerage_id, workspace, intent.filename,
                                checked.content_type, len(data), final_key, intent.title, intent.kind,
                                intent=intent, sha256=hashlib.sha256(data).hexdigest(),
-                               precheck=pipeline.check_file(data, ports.settings))
+                               precheck=pipeline.check_file(data, ports.settings,
+                                                            packet=intent.kind == PACKET_KIND))
     return document
 
 

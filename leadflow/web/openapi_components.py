@@ -210,6 +210,8 @@ SCHEMAS = {
             "title": {"type": "string", "maxLength": 300},
             "kind": {"type": "string", "maxLength": 40},
             "workspace_id": {"type": "integer", "minimum": 1},
+            "split": {"type": "string", "enum": ["auto", "none"],
+                      "description": "`auto`: the file may hold several documents (a packet); send no kind then."},
         },
     },
     "UploadTarget": {

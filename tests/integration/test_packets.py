@@ -384,3 +384,24 @@ def test_erasing_a_client_erases_their_packet_its_split_and_its_children(world, 
     assert counted(app, Document, Document.packet_id == packet_id) == 0
     assert counted(app, Packet, Packet.document_id == packet_id) == 0
     wallet(app, world.brokerage_a)
+
+
+def test_a_direct_upload_sent_as_a_packet_is_split_as_one(world, app, live):
+    import requests
+    data = packet_pdf()
+    service = HoldingService()
+    with extraction_service(app, service):
+        offer = world.client_a.api.post("/api/documents/uploads", json={
+            "filename": "scans.pdf", "content_type": "application/pdf", "size": len(data), "split": "auto",
+            "workspace_id": world.workspace_a})
+        assert offer.status_code == 201, offer.text
+        upload = offer.json()["upload"]
+        assert requests.put(upload["url"], data=data, headers=upload["headers"], timeout=10).status_code < 300
+        done = world.client_a.api.post(f"/api/documents/{offer.json()['document_id']}/complete")
+        assert done.status_code == 201, done.text
+        assert (done.json()["kind"], done.json()["packet"]["state"]) == ("packet", "reading")
+        live.drain()
+        assert service.jobs[-1]["mode"] == "split"
+        refused = world.client_a.api.post("/api/documents/uploads", json={
+            "filename": "scans.pdf", "content_type": "application/pdf", "size": len(data), "split": "yes"})
+        assert refused.status_code == 400
