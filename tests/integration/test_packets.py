@@ -11,12 +11,11 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 from sqlalchemy import func, select
 
-import tasks
 from leadflow import clock, sweeps
 from leadflow.billing import service as billing
 from leadflow.extensions import db
 from leadflow.extractor import packet_jobs
-from leadflow.models import (CallbackDelivery, CreditReservation, CreditWallet, Document, DocumentVersion,
+from leadflow.models import (CallbackDelivery, CreditReservation, CreditWallet, Document,
                              ExtractionJob, Packet)
 from leadflow.services import callbacks
 from leadflow.services import packets as packet_service
@@ -148,7 +147,7 @@ def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_a
             .where(CreditReservation.status == "settled")).all())
         assert charged == {c["id"]: c["pages"]["last"] - c["pages"]["first"] + 1 for c in children}
         # The client's daily allowance counts the packet's pages once.
-        assert billing.client_pages_today(db.session, world.client_a.user_id, packet_job_day(app)) == PAGES
+        assert billing.client_pages_today(db.session, world.client_a.user_id, clock.now()) == PAGES
         db.session.remove()
     # Their checklist slots: the case's items hold the packet's documents, never the packet itself.
     with app.app_context():
@@ -179,7 +178,7 @@ def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_a
     assert "VERIFIED" in {c["status"] for c in children}
 
 
-def packet_job_day(app):
+def clock.now():
     return clock.now()
 
 
