@@ -178,10 +178,6 @@ def test_a_packet_of_five_documents_gives_five_children_with_their_types_slots_a
     assert "VERIFIED" in {c["status"] for c in children}
 
 
-def clock.now():
-    return clock.now()
-
-
 def later():
     """Past the deliveries sweep's grace: a delivery received now is one it picks."""
     return clock.now() + timedelta(minutes=5)
