@@ -18,10 +18,10 @@ from tests.plugins.live import wait_until
 pytestmark = pytest.mark.usefixtures("live")
 
 SETTLED = {"VERIFIED", "REJECTED", "ACTION_REQUIRED"}
-# Client A's own papers, one after another in one PDF: a payslip (page 1), a two-page statement
-# (pages 2-3) and a contract (page 4).
+# Client A's own papers, one after another in one PDF: a payslip (page 1), a three-page tax
+# assessment (pages 2-4) and a contract (page 5).
 THREE = (("payslips/synthetic_payslip_A1_01.pdf", "payslip"),
-         ("bank-statements/synthetic_bank_statement_A1_02.pdf", "bank_statement"),
+         ("tax/synthetic_tax_assessment_A1_01.pdf", "tax_assessment"),
          ("employment-contracts/synthetic_employment_contract_A1_01.pdf", "employment_contract"))
 
 
@@ -55,17 +55,17 @@ def test_the_packets_page_groups_its_pages_by_document_and_a_moved_boundary_redo
     packet_id = upload_packet(world.client_a, world.workspace_a)
     children = settled_children(world.client_a, packet_id, 3)
     by_type = {d["document_type"] or d["kind"]: d for d in children}
-    assert set(by_type) == {"payslip", "bank_statement", "employment_contract"}
+    assert set(by_type) == {"payslip", "tax_assessment", "employment_contract"}
 
     advisor = signed_in(app, world.advisor_a)
     page = advisor.get(f"/documents/{packet_id}").get_data(as_text=True)
     groups = re.findall(r'<li class="part-group[^"]*" id="part-group-(\d)" data-part="\d" data-first="(\d)"\s+'
                         r'data-last="(\d)" data-type="([a-z_]*)"', page)
-    assert groups == [("1", "1", "1", "payslip"), ("2", "2", "3", "bank_statement"),
-                      ("3", "4", "4", "employment_contract")]
+    assert groups == [("1", "1", "1", "payslip"), ("2", "2", "4", "tax_assessment"),
+                      ("3", "5", "5", "employment_contract")]
     for child in children:   # each group holds its document's live row
         assert f'id="document-{child["id"]}"' in page
-    assert page.count(f"/documents/{packet_id}/pages/") >= 2 * 4   # each page small, linked large
+    assert page.count(f"/documents/{packet_id}/pages/") >= 2 * 5   # each page small, linked large
 
     # A page's picture: drawn once, kept, and the same for the document that holds the page.
     picture = advisor.get(f"/documents/{packet_id}/pages/2?size=small")
@@ -73,25 +73,25 @@ def test_the_packets_page_groups_its_pages_by_document_and_a_moved_boundary_redo
     assert Image.open(io.BytesIO(picture.data)).width == 240
     storage = app.extensions["leadflow"].storage
     assert storage.head(f"brokerages/{world.brokerage_a}/documents/{packet_id}/pages/2-small.png") is not None
-    statement = by_type["bank_statement"]["id"]
+    statement = by_type["tax_assessment"]["id"]
     assert advisor.get(f"/documents/{statement}/pages/2?size=small").data == picture.data
-    assert advisor.get(f"/documents/{statement}/pages/4?size=small").status_code == 404, "another document's page"
-    assert advisor.get(f"/documents/{packet_id}/pages/5").status_code == 404
+    assert advisor.get(f"/documents/{statement}/pages/5?size=small").status_code == 404, "another document's page"
+    assert advisor.get(f"/documents/{packet_id}/pages/6").status_code == 404
     assert advisor.get(f"/documents/{packet_id}/pages/1?size=huge").status_code == 400
 
-    # The contract starts a page earlier (page 3): the statement and the contract are read again.
+    # The contract starts a page earlier (page 4): the tax assessment and the contract are read again.
     revision = int(re.search(r'data-revision="(\d+)"', page).group(1))
     before = {d["id"]: world.advisor_a.api.get(f"/api/documents/{d['id']}/versions").json() for d in children}
     answer = post(advisor, f"/documents/{packet_id}/split",
-                  {"change": "move_boundary", "part": "3", "page": "3", "revision": str(revision)})
+                  {"change": "move_boundary", "part": "3", "page": "4", "revision": str(revision)})
     assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
     assert answer.headers.get("HX-Trigger") == "leadflow:document-changed"
     body = answer.get_data(as_text=True)
-    assert 'data-first="3"' in body and "Changed." in body
+    assert 'data-first="4"' in body and "Changed." in body
     after = settled_children(world.client_a, packet_id, 3)
     pages = {d["id"]: (d["pages"]["first"], d["pages"]["last"]) for d in after}
-    assert pages == {by_type["payslip"]["id"]: (1, 1), statement: (2, 2),
-                     by_type["employment_contract"]["id"]: (3, 4)}
+    assert pages == {by_type["payslip"]["id"]: (1, 1), statement: (2, 3),
+                     by_type["employment_contract"]["id"]: (4, 5)}
     for child in after:
         versions = world.advisor_a.api.get(f"/api/documents/{child['id']}/versions").json()
         added = [v for v in _content(versions) if v not in _content(before[child["id"]])]
@@ -105,9 +105,9 @@ def test_the_packets_page_groups_its_pages_by_document_and_a_moved_boundary_redo
 
     # The same form again: the revision it names has moved on; the split stays as it is.
     stale = post(advisor, f"/documents/{packet_id}/split",
-                 {"change": "move_boundary", "part": "3", "page": "4", "revision": str(revision)})
+                 {"change": "move_boundary", "part": "3", "page": "5", "revision": str(revision)})
     assert stale.status_code == 409 and "changed this upload" in stale.get_data(as_text=True)
-    assert settled_children(world.client_a, packet_id, 3)[2]["pages"] == {"first": 3, "last": 4}
+    assert settled_children(world.client_a, packet_id, 3)[2]["pages"] == {"first": 4, "last": 5}
 
 
 def test_bad_corrections_are_refused_in_words_and_change_nothing(app, world):
@@ -147,7 +147,7 @@ def test_an_unsure_split_waits_in_the_review_queue_with_its_pages_until_a_review
     reviewer = signed_in(app, world.platform_admin)
     queue = reviewer.get("/review").get_data(as_text=True)
     row = re.search(rf'<tr id="document-{unsure_packet}".*?</tr>', queue, re.S).group(0)
-    assert row.count(f"/documents/{unsure_packet}/pages/") == 4, "every page shown, grouped as proposed"
+    assert row.count(f"/documents/{unsure_packet}/pages/") == 5, "every page shown, grouped as proposed"
     assert 'class="proposal-part part-unsure"' in row and "Check the split" in row
     assert 'name="action" value="decide"' not in row, "a packet is not decided as one document"
 
@@ -192,9 +192,9 @@ def make_unsure(app, world, model_packet_id: str) -> str:
         db.session.add(Packet(document_id=packet_id, brokerage_id=model.brokerage_id, state="unsure", revision=1,
                               parts=[{"first": 1, "last": 1, "document_type": "payslip", "confidence": 0.9,
                                       "boundary_confidence": 0.97, "sure": True, "decided": False},
-                                     {"first": 2, "last": 3, "document_type": "bank_statement", "confidence": 0.6,
+                                     {"first": 2, "last": 4, "document_type": "tax_assessment", "confidence": 0.6,
                                       "boundary_confidence": 0.55, "sure": False, "decided": False},
-                                     {"first": 4, "last": 4, "document_type": "employment_contract",
+                                     {"first": 5, "last": 5, "document_type": "employment_contract",
                                       "confidence": 0.9, "boundary_confidence": 0.55, "sure": False,
                                       "decided": False}]))
         db.session.commit()
