@@ -205,3 +205,15 @@ def make_unsure(app, world, model_packet_id: str) -> str:
 def _content(versions) -> list[dict]:
     rows = versions.get("versions", versions) if isinstance(versions, dict) else versions
     return [v for v in rows if v.get("part", "content") == "content"]
+
+
+def test_the_portals_form_without_script_uploads_a_packet_too(app, world):
+    client = signed_in(app, world.client_a)
+    answer = post(client, "/portal/upload", {"file": (io.BytesIO(packet_pdf()), "scans.pdf"), "kind": "packet",
+                                            "workspace_id": str(world.workspace_a)}, htmx=False)
+    assert answer.status_code == 303
+    packets = [d for d in world.client_a.api.get("/api/documents").json()["documents"] if d["kind"] == "packet"]
+    assert len(packets) == 1 and packets[0]["title"] == "scans.pdf"
+    settled_children(world.client_a, packets[0]["id"], 3)
+    page = signed_in(app, world.advisor_a).get(f"/documents/{packets[0]['id']}").get_data(as_text=True)
+    assert "Several documents in one file" in page and ">Packet<" not in page
