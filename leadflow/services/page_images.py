@@ -7,6 +7,7 @@ another process reads it instead of drawing it again. Erasure removes them with 
 (`keys`). Who may see a page is decided by the caller, through the one audience check."""
 import io
 import logging
+import threading
 
 from PIL import Image, UnidentifiedImageError
 
@@ -23,6 +24,10 @@ SCALE = 2
 MAX_SIDE = 2000
 PNG = "image/png"
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+# PDFium is not thread-safe, not even across documents: one drawing at a time in this process (the
+# threaded dev server draws a page's thumbnails in parallel requests; under gevent this is a
+# greenlet lock, and a drawing of some tens of milliseconds is kept once drawn).
+_PDFIUM = threading.Lock()
 
 
 class NoSuchPage(LookupError):
@@ -83,22 +88,27 @@ def draw(data: bytes, content_type: str, page: int, width: int) -> bytes:
 
 def _pdf_page(data: bytes, page: int, width: int) -> Image.Image:
     import pypdfium2 as pdfium  # the extractor's renderer; imported where a page is drawn
-    try:
-        pdf = pdfium.PdfDocument(data)
-    except pdfium.PdfiumError as exc:
-        raise NoSuchPage("not a readable PDF") from exc
-    try:
-        if page > len(pdf):
-            raise NoSuchPage(f"the PDF has {len(pdf)} pages")
-        sheet = pdf[page - 1]
+    with _PDFIUM:
         try:
-            paper_width, paper_height = sheet.get_size()
-            scale = min(width / max(paper_width, 1), MAX_SIDE / max(paper_width, paper_height, 1))
-            return sheet.render(scale=scale).to_pil()
+            pdf = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as exc:
+            raise NoSuchPage("not a readable PDF") from exc
+        try:
+            if page > len(pdf):
+                raise NoSuchPage(f"the PDF has {len(pdf)} pages")
+            sheet = pdf[page - 1]
+            try:
+                paper_width, paper_height = sheet.get_size()
+                scale = min(width / max(paper_width, 1), MAX_SIDE / max(paper_width, paper_height, 1))
+                bitmap = sheet.render(scale=scale)
+                try:
+                    return bitmap.to_pil().copy()   # the pixels outlive PDFium's buffer
+                finally:
+                    bitmap.close()
+            finally:
+                sheet.close()
         finally:
-            sheet.close()
-    finally:
-        pdf.close()
+            pdf.close()
 
 
 def _photo(data: bytes) -> Image.Image:

@@ -100,14 +100,16 @@ def correct(document_id):
                               document_type=form.get("document_type") or None, revision=numbers["revision"])
     except LeadflowError as error:
         db.session.rollback()
-        if not _htmx():
-            abort(error.status)
         fresh = _visible_or_404(document_id)
-        return render_template("packets/_split.html", **split_context(fresh), error=refusal_words(error)), error.status
+        if not _htmx():   # without script: the whole page, the refusal in the split's place
+            from leadflow.web.documents import _show
+            return _show(fresh, error.status, split_error=refusal_words(error))
+        return render_template("packets/_split.html", **split_context(fresh),
+                               split_error=refusal_words(error)), error.status
     if not _htmx():
         return redirect(url_for("documents.show", document_id=document.id) + "#packet-split", code=303)
     fresh = _visible_or_404(document_id)
-    return (render_template("packets/_split.html", **split_context(fresh), message=_done_words(change)), 200,
+    return (render_template("packets/_split.html", **split_context(fresh), split_message=_done_words(change)), 200,
             {"HX-Trigger": "leadflow:document-changed"})
 
 

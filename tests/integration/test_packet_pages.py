@@ -125,6 +125,12 @@ def test_bad_corrections_are_refused_in_words_and_change_nothing(app, world):
         assert answer.status_code == status, (form, answer.status_code)
         if words:
             assert words in answer.get_data(as_text=True), form
+            assert answer.get_data(as_text=True).count('role="alert"') == 1, "told once, not on every row"
+    # Without script the whole page comes back, the refusal where the split is.
+    plain = post(advisor, f"/documents/{packet_id}/split", {"change": "move_boundary", "part": "2", "page": "9"},
+                 htmx=False)
+    assert plain.status_code == 400
+    assert '<html lang="en">' in plain.get_data(as_text=True) and "A document cannot start on that page" in plain.get_data(as_text=True)
     assert world.advisor_a.api.get(f"/api/documents/{packet_id}").json()["packet"]["revision"] == revision
 
     # A client sees their packet's page, and may not correct it; another brokerage sees nothing.
