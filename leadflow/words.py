@@ -102,6 +102,17 @@ ACTION = {
     "reprocessed": N_("Read again"),
     "customised": N_("Read in another shape"),
     "generated": N_("First reading"),
+    # packets (issue 40): one upload holding several documents
+    "packet_split": N_("Split into its documents"),
+    "packet_unsure": N_("Split unsure: waits for a person"),
+    "packet_single": N_("Found to hold one document"),
+    "split_from_packet": N_("Found in an upload of several documents"),
+    "packet_resplit": N_("Pages or type corrected: read again"),
+    "packet_part_merged": N_("Pages given to another document"),
+    "packet_corrected": N_("Split corrected"),
+    "resplit": N_("Read again after the split was corrected"),
+    "move_boundary": N_("boundary moved"),
+    "change_type": N_("type changed"),
     "original": N_("Original"),
     # Packets (issue 40): an upload of several documents, split into documents of their own.
     "packet_split": N_("Split into its documents"),

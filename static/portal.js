@@ -15,6 +15,7 @@
   var TYPES = JSON.parse(root.getAttribute("data-file-types"));
   var PARALLEL = 3;  // a phone on a weak connection does better with a few uploads at a time
   var SETTLED = {VERIFIED: true, REJECTED: true, ACTION_REQUIRED: true};
+  var PACKET = "packet";  // the kind chosen for "several documents in one file"
 
   var form = document.getElementById("upload-form");
   var input = document.getElementById("file");
@@ -140,7 +141,8 @@
   function upload(job) {
     var entry = job.entry;
     setState(entry, "uploading", say("uploading", {pct: 0}));
-    return api("/api/documents/uploads", {filename: job.file.name, content_type: contentType(job.file),
+    // Several documents in one file: sent through the app, which splits it (split=auto).
+    var stored = job.kind === PACKET ? sendPacket(job.file, entry) : api("/api/documents/uploads", {filename: job.file.name, content_type: contentType(job.file),
                                           size: job.file.size, kind: job.kind || null, workspace_id: workspaceId})
       .then(function (offer) {
         return transfer(offer.upload, job.file, entry).then(function () { return offer.document_id; });
@@ -148,7 +150,8 @@
       .then(function (documentId) {
         setState(entry, "checking", say("checking"));
         return api("/api/documents/" + encodeURIComponent(documentId) + "/complete", {});
-      })
+      });
+    return stored
       .then(function (created) {
         entry.setAttribute("data-document", created.id);
         setState(entry, "done", say("done"));
@@ -158,6 +161,35 @@
         setState(entry, "failed", say("failed", {message: explain(error, job.file)}));
         return false;
       });
+  }
+
+  // A packet goes as one multipart POST with its progress shown; the JSON answer is the packet.
+  function sendPacket(file, entry) {
+    return new Promise(function (resolve, reject) {
+      var bar = entry.querySelector("progress");
+      var body = new FormData();
+      body.append("split", "auto");
+      if (workspaceId) body.append("workspace_id", workspaceId);
+      body.append("file", file);
+      var xhr = new XMLHttpRequest();
+      xhr.open("POST", "/api/documents");
+      xhr.setRequestHeader("X-CSRFToken", CSRF);
+      xhr.setRequestHeader("Accept", "application/json");
+      xhr.upload.onprogress = function (event) {
+        if (!event.lengthComputable) return;
+        var pct = Math.min(100, Math.round(event.loaded / event.total * 100));
+        bar.value = pct;
+        message(entry, say("uploading", {pct: pct}));
+      };
+      xhr.onload = function () {
+        var data = {};
+        try { data = JSON.parse(xhr.responseText); } catch (ignored) { /* not JSON: told as its status */ }
+        if (xhr.status >= 200 && xhr.status < 300) { bar.value = 100; resolve(data); return; }
+        reject(failure(xhr.status, data));
+      };
+      xhr.onerror = xhr.onabort = xhr.ontimeout = function () { reject({code: "network"}); };
+      xhr.send(body);
+    });
   }
 
   function api(url, body) {
@@ -270,6 +302,8 @@
     root.querySelectorAll("li.upload-done[data-document]").forEach(function (entry) {
       var row = document.getElementById("document-" + entry.getAttribute("data-document"));
       if (row && SETTLED[row.getAttribute("data-status")]) forget(entry);
+      // A packet is shown as itself under the checklist's heading: its block says the rest.
+      else if (document.getElementById("packet-" + entry.getAttribute("data-document"))) forget(entry);
     });
   }
 

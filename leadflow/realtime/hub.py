@@ -317,8 +317,9 @@ class Hub:
                     if html is None:
                         # In the watcher's language: the page's filters and _() read the locale.
                         with force_locale(watcher.language):
-                            html = rendered[kind] = render_template("documents/_row.html", document=document,
-                                                                    viewer=watcher, oob=True)
+                            html = rendered[kind] = "".join(
+                                render_template(template, document=document, viewer=watcher, oob=True)
+                                for template in partials_of(watcher, document))
                         self.renders += 1
                     rows[user_id].append(html)
             self._keep_names()
@@ -373,6 +374,18 @@ class Hub:
         with self._lock:
             self._watchers = {u: w for u, w in known.items() if u in self._clients}
         return known
+
+
+def partials_of(watcher: Watcher, document) -> tuple[str, ...]:
+    """What a push of this document carries for this kind of viewer (row_kind): its row, and for a
+    client a document found in a packet also as its line under the packet on the portal."""
+    if watcher.role == Role.CLIENT and document.packet_id is not None:
+        return ROW, PACKET_PART
+    return (ROW,)
+
+
+ROW = "documents/_row.html"
+PACKET_PART = "packets/_part.html"
 
 
 def _users_query(user_ids: set[int]):

@@ -29,7 +29,7 @@ from leadflow.models import (ApiToken, Applicant, AuditEntry, Document, Document
                              ErasureRecord, ExtractionJob, LenderPackage, Packet, UploadIntent, User, Workspace,
                              WorkspaceMember)
 from leadflow.ports import Ports
-from leadflow.services import counts, version_store
+from leadflow.services import counts, page_images, version_store
 from leadflow.services.documents import storage_key as document_key
 
 log = logging.getLogger(__name__)
@@ -194,6 +194,10 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
                                             UploadIntent.workspace_id.in_(workspaces)))).all()
 
     keys = set(session.scalars(select(Document.storage_key).where(Document.id.in_(documents))))
+    # The pictures of packets' pages (drawn for a packet's page and the review queue; its documents use them).
+    for document_id, pages in session.execute(select(Document.id, Document.page_count).where(
+            Document.id.in_(documents), Document.id.in_(select(Packet.document_id)))):
+        keys |= set(page_images.keys(b, document_id, pages))
     keys |= set(session.scalars(select(DocumentVersion.storage_key).where(DocumentVersion.document_id.in_(documents))))
     keys |= set(session.scalars(select(LenderPackage.storage_key).where(
         LenderPackage.workspace_id.in_(packed), LenderPackage.storage_key.isnot(None))))

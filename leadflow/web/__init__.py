@@ -23,6 +23,8 @@ def register_blueprints(app) -> None:
     app.register_blueprint(notifications.bp)
     from leadflow.web import packages
     app.register_blueprint(packages.bp)
+    from leadflow.web import packets   # a packet's split on its page, its pages' pictures (issue 40)
+    app.register_blueprint(packets.bp)
     ws.register(app)
     if app.config.get("BENCH_ENDPOINTS"):
         from leadflow.web import bench

@@ -14,9 +14,9 @@ from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.ports import current_ports
-from leadflow.services import applicants, documents, review, version_store, views, whose
+from leadflow.services import applicants, documents, packet_views, review, version_store, views, whose
 from leadflow.services import versions as version_service
-from leadflow.web import params
+from leadflow.web import packets, params
 from leadflow.web.i18n import error_words
 from leadflow.web.templating import page_language, preload_names
 
@@ -39,6 +39,9 @@ def _show(doc: Document, status: int = 200, **extra):
     if may_work_on_data(current_user.role):
         for panel in PANELS:
             context.update(PANELS[panel][1](doc))
+    if packet_views.is_packet(doc):
+        # A packet's page shows its split: its pages grouped by document (leadflow.web.packets).
+        context.update(packets.split_context(doc), split=True)
     return render_template("documents/show.html", **context), status
 
 

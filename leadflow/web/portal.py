@@ -12,11 +12,12 @@ from leadflow import countries
 from leadflow.domain.applicants import CO_APPLICANT, ROLES
 from leadflow.domain.audience import Role
 from leadflow.domain.checklist import asks_citizenship
+from leadflow.domain.packets import PACKET_KIND
 from leadflow.errors import LeadflowError
 from leadflow.extensions import db
 from leadflow.models import Workspace
 from leadflow.services import applicants, checklist, documents, views, whose
-from leadflow.web import i18n, params
+from leadflow.web import i18n, packets, params
 from leadflow.web.auth import roles_required
 from leadflow.ports import current_ports
 
@@ -59,13 +60,16 @@ def upload():
         flash(i18n.t("choose_first", lang), "error")
     # The form's own fields are checked once, before any file is stored.
     kind = params.text(request.form.get("kind"), "kind", max_length=40)
+    # "Several documents in one file": the file is split into its documents (issue 40).
+    split = kind == PACKET_KIND
+    kind = None if split else kind
     workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
     max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
     for file in files:
         try:
             document = documents.upload(db.session, current_ports(), current_user, filename=file.filename,
                                         data=file.stream.read(max_bytes + 1), title=None, kind=kind,
-                                        workspace_id=workspace_id, max_bytes=max_bytes)
+                                        workspace_id=workspace_id, max_bytes=max_bytes, split=split)
         except LeadflowError as error:
             flash(i18n.t("not_uploaded", lang, name=file.filename, reason=error.message), "error")
             continue
@@ -136,7 +140,8 @@ def _checklist_context(case: Workspace | None) -> dict:
     placed = {d.id for s in states for d in s.documents}
     items = [(s, [by_id[d.id] for d in s.documents]) for s in states]
     needed = [s for s in states if s.state != "not_needed"]
-    return {"items": items, "others": [d for d in rows if d.id not in placed],
+    return {"items": items, "packets": packets.portal_packets(rows),
+            "others": [d for d in rows if d.id not in placed and not packets.under_its_packet_only(d)],
             "done": sum(s.state == "done" for s in needed), "total": len(needed), "viewer": current_user,
             "two_applicants": any(s.person and s.person.role == CO_APPLICANT for s in states),
             "ask_citizenship": asks_citizenship(states) if case else []}

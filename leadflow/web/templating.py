@@ -13,6 +13,7 @@ from flask_babel import get_locale, gettext
 from leadflow import words
 from leadflow.domain import audience, document_types
 from leadflow.domain.lifecycle import is_system_failure
+from leadflow.domain.packets import PACKET_KIND
 from leadflow.domain.verification import DOCUMENT_TYPES, unreadable_fields
 from leadflow.extensions import db
 from leadflow.models import Document
@@ -54,6 +55,8 @@ def helpers() -> dict:
 
 def type_label(document_type: str | None) -> str:
     """'bank_statement' -> 'Bank statement' / 'Kontoauszug'."""
+    if document_type == PACKET_KIND:
+        return gettext("Several documents in one file")   # a packet (issue 40) is no type of its own
     return gettext(document_types.name(document_type)) if document_type else "—"
 
 

@@ -113,6 +113,7 @@ def case(app, world):
         db.session.add(LenderPackage(brokerage_id=world.brokerage_a, workspace_id=world.workspace_a, status="ready",
                                      done_steps=3, total_steps=3, storage_key="packages/x.zip", size_bytes=2048,
                                      created_at=TODAY, finished_at=TODAY))
+        packets = _packets(db.session, world, storage)
         db.session.get(Workspace, world.workspace_a).planned_payout_date = date(2027, 3, 6)
         db.session.add(Applicant(brokerage_id=world.brokerage_a, workspace_id=world.workspace_a, role="co_applicant",
                                  name="Amira Vorlage", date_of_birth=date(1990, 4, 15), citizenship="IN"))
@@ -129,7 +130,68 @@ def case(app, world):
         db.session.commit()
         db.session.remove()
     return {"verified": [d["id"] for d in made], "others": ids, "statement": statement["id"], "closed": closed_id,
-            "files": [d["path"].name for d in made] + list(FILE_NAMES) + [title for title, *_ in EXTRA]}
+            "packets": packets,
+            "files": [d["path"].name for d in made] + list(FILE_NAMES) + [title for title, *_ in EXTRA]
+            + list(PACKET_TITLES)}
+
+
+# Packets (issue 40): one split into two documents (and one whose pages went to the other), and one
+# whose split waits for a person.
+PACKET_TITLES = ("weekend-scans.pdf", "weekend-scans.pdf [1]", "weekend-scans.pdf [2-3]", "weekend-scans.pdf [2]",
+                 "more-scans.pdf")
+PACKET_NOTES = {
+    "packet_split": {"en": "This upload held 2 documents; each is checked on its own.",
+                     "de": "Diese Datei enthielt 2 Unterlagen; jede wird einzeln geprüft."},
+    "packet_unsure": {"en": "This upload holds several documents, and where one ends is unsure.",
+                      "de": "Diese Datei enthält mehrere Unterlagen, und wo eine endet, ist unsicher."},
+    "packet_part_merged": {"en": "These pages belong to another document of the same upload.",
+                           "de": "Diese Seiten gehören zu einer anderen Unterlage derselben Datei."},
+}
+
+
+def _packets(session, world, storage) -> list[str]:
+    """A split packet (a verified payslip, a statement being checked, a retired part) and an unsure one."""
+    from leadflow.models import AuditEntry, Document, DocumentVersion, Packet, new_id
+    ids = [new_id() for _ in range(5)]
+    split, payslip, statement, retired, unsure = ids
+    at = TODAY - timedelta(hours=12)
+
+    def document(document_id, title, status, kind, **extra):
+        notes = [{"code": code, **PACKET_NOTES[code]} for code in extra.pop("notes", [])]
+        session.add(Document(id=document_id, brokerage_id=world.brokerage_a, owner_id=world.client_a.user_id,
+                             workspace_id=world.workspace_a, title=title, kind=kind, status=status,
+                             verification_notes=notes, filename=PACKET_TITLES[0], content_type="application/pdf",
+                             size_bytes=4321, storage_key=f"brokerages/{world.brokerage_a}/documents/{split}/original/x.pdf",
+                             created_at=at, updated_at=at, status_changed_at=at, **extra))
+        session.flush()
+
+    document(split, PACKET_TITLES[0], "VERIFIED", "packet", page_count=3, notes=["packet_split"])
+    document(payslip, PACKET_TITLES[1], "VERIFIED", "payslip", document_type="payslip", packet_id=split,
+             part_number=1, first_page=1, last_page=1, page_count=1)
+    document(statement, PACKET_TITLES[2], "ACTION_REQUIRED", "bank_statement", packet_id=split, part_number=3,
+             first_page=2, last_page=3, page_count=2)
+    document(retired, PACKET_TITLES[3], "REJECTED", "bank_statement", packet_id=split, part_number=2,
+             rejection_code="PACKET_PART_MERGED", notes=["packet_part_merged"])
+    document(unsure, PACKET_TITLES[4], "ACTION_REQUIRED", "packet", page_count=3, rejection_code="PACKET_SPLIT_UNSURE",
+             notes=["packet_unsure"])
+    part = {"confidence": 0.9, "boundary_confidence": 0.9, "sure": True, "decided": False}
+    session.add(Packet(document_id=split, brokerage_id=world.brokerage_a, state="split", revision=2, parts=[
+        {**part, "first": 1, "last": 1, "document_type": "payslip", "number": 1},
+        {**part, "first": 2, "last": 3, "document_type": "bank_statement", "decided": True, "number": 3}]))
+    session.add(Packet(document_id=unsure, brokerage_id=world.brokerage_a, state="unsure", revision=1, parts=[
+        {**part, "first": 1, "last": 2, "document_type": "payslip", "sure": False},
+        {**part, "first": 3, "last": 3, "document_type": "unknown", "sure": False}]))
+    for document_id, action, note in (
+            (split, "packet_split", "1-1 payslip; 2-2 bank_statement; 3-3 bank_statement"),
+            (split, "packet_corrected", "merge: 1-1 payslip; 2-3 bank_statement"),
+            (statement, "split_from_packet", None), (statement, "packet_resplit", "merge: now pages 2-3, bank_statement"),
+            (retired, "packet_part_merged", "merge"), (unsure, "packet_unsure", "packet_unsure: 1-2 payslip; 3-3 unknown")):
+        session.add(AuditEntry(document_id=document_id, action=action, note=note, created_at=at))
+    key = f"brokerages/{world.brokerage_a}/documents/{statement}/versions/resplit.json"
+    storage.put(key, b'{"fields": {}}', "application/json")
+    session.add(DocumentVersion(document_id=statement, part="content", number=1, cause="resplit", storage_key=key,
+                                actor_id=world.advisor_a.user_id, created_at=at))
+    return [split, unsure, statement]
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -141,14 +203,16 @@ def test_every_page_shows_words_not_codes_and_dates_in_the_pages_format(app, wor
     case_pages = [f"/workspaces/{workspace}", f"/workspaces/{workspace}/checks", f"/workspaces/{workspace}/checklist",
                   f"/workspaces/{workspace}/package", f"/workspaces/{workspace}/ending",
                   f"/workspaces/{case['closed']}", f"/workspaces/{case['closed']}/ending"]
-    document_pages = [f"/documents/{d}" for d in documents]
+    document_pages = [f"/documents/{d}" for d in documents + list(case["packets"])]
+    packet_panels = [f"/documents/{d}/split" for d in case["packets"][:2]]
     panels = [f"/documents/{case['statement']}/panels/{name}" for name in ("fields", "versions", "history", "actions")]
     walks = (
         (world.client_a, ["/portal", "/portal/checklist", "/notifications/settings", *document_pages]),
         (world.advisor_a, ["/dashboard", "/dashboard?status=REJECTED", "/dashboard/counts", "/documents/none", *case_pages, *document_pages, *panels,
+                          *packet_panels, *(f"/documents/{d}/panels/{name}" for d in case["packets"] for name in ("history", "versions")),
                           f"/documents/{case['statement']}/diff?from=1&to=2", "/notifications/settings"]),
         (world.admin_a, ["/dashboard", "/credits", *case_pages, *document_pages, "/notifications/settings"]),
-        (world.platform_admin, ["/review", "/review/stuck", "/review/stuck/work", *document_pages, case_pages[0]]),
+        (world.platform_admin, ["/review", "/review/stuck", "/review/stuck/work", *document_pages, *packet_panels, case_pages[0]]),
     )
     dated = set()
     for person, paths in walks:
@@ -162,6 +226,13 @@ def test_every_page_shows_words_not_codes_and_dates_in_the_pages_format(app, wor
                 dated.add(path)
             if path == "/dashboard":
                 assert {"en": ">Verified<", "de": ">Geprüft<"}[language] in page
+            # The packets are on the pages walked: the split, the portal's packet, the unsure one's pages.
+            if path == f"/documents/{case['packets'][0]}":
+                assert 'id="packet-split"' in page and 'class="part-group' in page
+            if path == "/portal/checklist":
+                assert f'id="packet-{case["packets"][0]}"' in page and 'class="part"' in page
+            if path == "/review":
+                assert 'class="proposal-part part-unsure"' in page
             if path.endswith(f"{workspace}/checks"):   # the case checks' own dates, as the page writes them
                 assert {"en": "starts on 1 Jan 2027", "de": "01.01.2027"}[language] in page
     login = app.test_client().get("/login", headers={"Accept-Language": language})

@@ -105,3 +105,16 @@ def test_a_page_that_connects_while_the_process_stops_is_told_to_go_at_once():
     hub.disconnect(late)
     hub.disconnect(open_before)
     assert hub.connected_user_ids() == []
+
+
+def test_a_push_of_a_packets_document_carries_its_line_under_the_packet_for_its_client_only():
+    from types import SimpleNamespace
+
+    from leadflow.domain.audience import Role
+    from leadflow.realtime.hub import PACKET_PART, ROW, Watcher, partials_of
+    child = SimpleNamespace(packet_id="p1", status="PENDING", rejection_code=None)
+    alone = SimpleNamespace(packet_id=None, status="PENDING", rejection_code=None)
+    client, advisor = Watcher(1, Role.CLIENT, 1, "de"), Watcher(2, Role.ADVISOR, 1)
+    assert partials_of(client, child) == (ROW, PACKET_PART)
+    assert partials_of(client, alone) == (ROW,)
+    assert partials_of(advisor, child) == (ROW,), "staff see a packet's documents as rows, on its page"
