@@ -114,15 +114,6 @@ ACTION = {
     "move_boundary": N_("boundary moved"),
     "change_type": N_("type changed"),
     "original": N_("Original"),
-    # Packets (issue 40): an upload of several documents, split into documents of their own.
-    "packet_split": N_("Split into its documents"),
-    "packet_unsure": N_("Split unsure: waiting for a person"),
-    "packet_single": N_("Holds one document"),
-    "packet_corrected": N_("Split corrected"),
-    "split_from_packet": N_("Found in an upload of several documents"),
-    "packet_resplit": N_("Pages changed by a corrected split"),
-    "packet_part_merged": N_("Pages given to another document"),
-    "resplit": N_("Read again after a corrected split"),
 }
 
 # The extraction service's failure codes (leadflow/extractor/errors.py) and notes' codes.
