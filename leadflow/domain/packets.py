@@ -20,6 +20,10 @@ UNKNOWN = "unknown"
 UNSURE = "packet_unsure"
 PART_TOO_LONG = "packet_part_too_long"
 
+# A job's `output_spec.cause` when a person's correction of the split reads a document again: its
+# pages were charged when the packet's documents were first read, and are not charged again.
+RESPLIT = "resplit"
+
 # Who corrects a split: the brokerage's staff (the case's advisor among them), and platform reviewers.
 CORRECTORS = frozenset({Role.ADVISOR, Role.BROKERAGE_ADMIN, Role.PLATFORM_ADMIN})
 
@@ -204,6 +208,26 @@ def plan(children: dict[int, Part], parts: list[Part]) -> Plan:
         else:
             add.append(part)
     return Plan(keep, redo, tuple(sorted(free)), tuple(add))
+
+
+def decided_type(rows, part_number: int | None) -> str | None:
+    """The type a person decided for a packet's document (the part numbered `part_number` of a
+    packet's kept parts; None: the packet held one document, its only part), or None when no
+    person decided it. Every job of that document carries it, a retry's too."""
+    rows = rows or []
+    if part_number is None:
+        found = rows[0] if len(rows) == 1 else None
+    else:
+        found = next((row for row in rows if isinstance(row, dict) and row.get("number") == part_number), None)
+    if not isinstance(found, dict) or not found.get("decided") or found.get("document_type") in (None, UNKNOWN):
+        return None
+    return found["document_type"]
+
+
+def charged_before(output_spec: dict | None) -> bool:
+    """Whether a job reads pages that were charged already (a correction's reread): it holds no
+    credits and is charged nothing."""
+    return (output_spec or {}).get("cause") == RESPLIT
 
 
 def may_correct(viewer: Viewer, document_brokerage_id: int) -> bool:

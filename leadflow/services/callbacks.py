@@ -26,7 +26,7 @@ from leadflow import metrics, notes, outbox, scoping, statements
 from leadflow.billing import service as billing
 from leadflow.domain.events import DeliveryReceived, ReservationDue, VerificationRequested
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, RejectionCode, Status
-from leadflow.domain.packets import FIRST_READINGS
+from leadflow.domain.packets import FIRST_READINGS, charged_before
 from leadflow.domain.verification import Applicant, Extraction, Verdict, verify
 from leadflow.extraction import webhooks
 from leadflow.extraction.client import ExtractionUnavailable, ServiceDown
@@ -577,7 +577,7 @@ def _apply_result(session: Session, ports: Ports, delivery, job, document, owner
         return "ignored: document moved on meanwhile"
     _add_versions(session, [result])
     _mark(session, delivery.id, f"applied: {target}")
-    outbox.record(session, ReservationDue(job_id=job.id, pages=result.pages))
+    outbox.record(session, ReservationDue(job_id=job.id, pages=_charged(job, result.pages)))
     return f"applied: {target}"
 
 
@@ -658,7 +658,7 @@ def _write_results(session: Session, results: list[_Result]) -> dict[str, str]:
     outcomes = {result.delivery.id: f"applied: {result.verdict.status}" for result in results}
     _mark_many(session, outcomes)
     for result in results:
-        outbox.record(session, ReservationDue(job_id=result.job.id, pages=result.pages))
+        outbox.record(session, ReservationDue(job_id=result.job.id, pages=_charged(result.job, result.pages)))
     return outcomes
 
 
@@ -803,6 +803,12 @@ def _cause(job: _Job) -> str:
     if (job.output_spec or {}).get("cause") == "resplit":
         return "resplit"
     return CAUSE_BY_MODE[job.mode]
+
+
+def _charged(job: _Job, pages: int) -> int | None:
+    """The pages a finished job settles: those read; none for a corrected split's reread, whose
+    pages were charged when first read (a reservation it holds, from before, is released)."""
+    return None if charged_before(job.output_spec) else pages
 
 
 def _int(value, default: int) -> int:

@@ -159,7 +159,8 @@ def _one_document(session: Session, ports: Ports, packet: Packet, job_id: str, p
 
 
 def _make_children(session: Session, ports: Ports, packet: Document, parts: list, *, first_number: int,
-                   actor_id: int | None, hand_over_from: str | None, requested_by_id: int | None = None) -> list[str]:
+                   actor_id: int | None, hand_over_from: str | None, requested_by_id: int | None = None,
+                   cause: str | None = None) -> list[str]:
     """A PENDING child per part, each with its job made ahead (its pages, a person's type) and
     its verification sent after commit; the pages' reservation moves from `hand_over_from` to
     the children's jobs. Returns the children's ids in part order."""
@@ -178,8 +179,10 @@ def _make_children(session: Session, ports: Ports, packet: Document, parts: list
                "part_number": number, "first_page": part.first, "last_page": part.last}
         transitions.create(session, row, actor_id=actor_id, action="split_from_packet",
                            note=f"pages {part.first}-{part.last} of packet {packet.id}")
-        job_rows.append(_job_row(job_id, child_id, packet.brokerage_id, part, requested_by_id=requested_by_id))
-        pages_by_job[job_id] = part.pages
+        job_rows.append(_job_row(job_id, child_id, packet.brokerage_id, part, requested_by_id=requested_by_id,
+                                 cause=cause))
+        if cause != rules.RESPLIT:
+            pages_by_job[job_id] = part.pages
         made.append(child_id)
         titles[child_id] = row["title"]
     session.execute(insert(ExtractionJob.__table__), job_rows)
@@ -278,7 +281,7 @@ def _apply_to_children(session: Session, ports: Ports, user: User, document: Doc
                                  title=_title(document.title, part)):
             raise _moved()
         session.execute(insert(ExtractionJob.__table__), [_job_row(reading, child.id, document.brokerage_id, part,
-                                                                   requested_by_id=user.id, cause="resplit")])
+                                                                   requested_by_id=user.id, cause=rules.RESPLIT)])
         outbox.record(session, VerificationRequested(child.id, document.brokerage_id))
     retired_note = notes.note("packet_part_merged")
     for number in plan.retire:
@@ -294,9 +297,9 @@ def _apply_to_children(session: Session, ports: Ports, user: User, document: Doc
     next_number = max([row["number"] for row in packet.parts] + [0]) + 1
     added = list(plan.add)
     if added:
-        # Pages that were another child's: a person's rerun, charged at its claim like a reprocess.
+        # Pages that were another child's, charged when that one was first read: read again, not charged.
         _make_children(session, ports, document, added, first_number=next_number, actor_id=user.id,
-                       hand_over_from=None, requested_by_id=user.id)
+                       hand_over_from=None, requested_by_id=user.id, cause=rules.RESPLIT)
     numbers = {id(part): number for number, part in {**plan.keep, **plan.redo}.items()}
     numbers.update({id(part): next_number + offset for offset, part in enumerate(added)})
     rows = [{**part.as_dict(), "number": numbers[id(part)]} for part in wanted]

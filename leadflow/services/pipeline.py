@@ -22,12 +22,12 @@ from leadflow.domain import filetypes
 from leadflow.domain.document_types import N_
 from leadflow import jobs
 from leadflow.domain.events import ReservationDue, VerificationRequested
-from leadflow.domain.packets import FIRST_READINGS, PACKET_KIND
+from leadflow.domain.packets import FIRST_READINGS, PACKET_KIND, RESPLIT, charged_before, decided_type
 from leadflow.domain.lifecycle import JobStatus, RejectionCode, Status
 from leadflow.domain.verification import Note
 from leadflow.errors import Conflict, Unavailable
 from leadflow.extraction.client import MAX_BATCH, BatchUnsupported, ExtractionUnavailable, ServiceBusy, ServiceDown
-from leadflow.models import AuditEntry, Document, ExtractionJob, new_id, utcnow
+from leadflow.models import AuditEntry, Document, ExtractionJob, Packet, new_id, utcnow
 from leadflow.ports import Ports
 from leadflow.services import transitions
 from leadflow.storage import InvalidKey, ObjectMissing, StorageError
@@ -243,6 +243,9 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     storage_key, owner_id, current_job_id = document.storage_key, document.owner_id, document.current_job_id
     job = _current_unaccepted_job(session, current_job_id, mode)
     fresh = job is None
+    if fresh and output_spec is None and mode in FIRST_READINGS:
+        # A reading again after one of ours failed (or an admin's retry): what a person decided stands.
+        output_spec = carried(session, document, current_job_id)
     if fresh:
         job = ExtractionJob(id=new_id(), document_id=document_id, brokerage_id=brokerage_id, mode=mode,
                             output_spec=with_pages(output_spec, document), requested_by_id=actor_id,
@@ -259,11 +262,13 @@ def submit(session: Session, ports: Ports, document_id: str, brokerage_id: int, 
     output_spec = with_pages(output_spec if fresh or output_spec is not None else job.output_spec, document)
     person_asked = job.requested_by_id is not None
     try:
-        # A client's own uploads count against their daily page allowance; a person's rerun does not.
-        billing.reserve(session, brokerage_id, job_id, max(expected_pages, 1),
-                        owner_id=owner_id if mode in FIRST_READINGS and not person_asked else None,
-                        daily_allowance=ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"], now=ports.clock.now(),
-                        fresh_job=fresh)
+        # A client's own uploads count against their daily page allowance; a person's rerun does
+        # not. A corrected split's reread holds nothing: its pages were charged when first read.
+        if not charged_before(job.output_spec):
+            billing.reserve(session, brokerage_id, job_id, max(expected_pages, 1),
+                            owner_id=owner_id if mode in FIRST_READINGS and not person_asked else None,
+                            daily_allowance=ports.settings["CLIENT_DAILY_PAGE_ALLOWANCE"], now=ports.clock.now(),
+                            fresh_job=fresh)
     except billing.DailyAllowanceReached as exc:
         return _wait_for_allowance(session, document_id, source, exc, reclaim=claimed_uncommitted)
     except ledger.InsufficientCredits as exc:
@@ -346,6 +351,24 @@ def with_pages(output_spec: dict | None, document) -> dict | None:
     if first is None or last is None:
         return output_spec
     return {**(output_spec or {}), "pages": [first, last]}
+
+
+def carried(session: Session, document, previous_job_id: str | None) -> dict | None:
+    """What a new first reading of a packet's document carries over, whatever ended the one
+    before (one of our failures, a deadline, an admin's retry): the type a person decided for its
+    part (kept on the packet, `domain.packets.decided_type`) and a correction's cause (its reread
+    is charged nothing, `charged_before`). None for any other document (nothing is read then)."""
+    if getattr(document, "first_page", None) is None:
+        return None
+    spec = {}
+    packet = session.get(Packet, document.packet_id or document.id)
+    decided = decided_type(packet.parts if packet is not None else None, document.part_number)
+    if decided:
+        spec["document_type"] = decided
+    previous = session.get(ExtractionJob, previous_job_id) if previous_job_id else None
+    if previous is not None and charged_before(previous.output_spec):
+        spec["cause"] = RESPLIT
+    return spec or None
 
 
 _GIVE_JOB = update(Document.__table__).where(Document.__table__.c.id == bindparam("document_id")).values(
@@ -538,7 +561,8 @@ def system_failure(session: Session, ports: Ports, document_id: str, source: Sta
         due = ports.clock.now() + timedelta(minutes=delays[failures - 1])
         job = ExtractionJob(document_id=document_id, brokerage_id=document.brokerage_id,
                             mode="split" if document.kind == PACKET_KIND else "first",
-                            output_spec=with_pages(None, document), status=JobStatus.CREATED.value, deadline_at=due,
+                            output_spec=with_pages(carried(session, document, document.current_job_id), document),
+                            status=JobStatus.CREATED.value, deadline_at=due,
                             last_error=f"{code.value}: {reason}"[:500])
         session.add(job)
         session.flush()

@@ -319,7 +319,7 @@ def _move_statement(source: Status, target: Status, values: dict, now, audited: 
                             _DOCUMENTS.c.verification_notes, _DOCUMENTS.c.created_at, _DOCUMENTS.c.verified_at,
                             _DOCUMENTS.c.current_job_id, _DOCUMENTS.c.storage_key, _DOCUMENTS.c.owner_id,
                             _DOCUMENTS.c.kind, _DOCUMENTS.c.packet_id, _DOCUMENTS.c.first_page,
-                            _DOCUMENTS.c.last_page))
+                            _DOCUMENTS.c.last_page, _DOCUMENTS.c.part_number))
     if not audited:
         return statement
     moved = statement.cte("moved")

@@ -215,3 +215,64 @@ def test_a_merge_redoes_the_part_that_grows_retires_the_other_and_leaves_the_res
     assert pipeline.verify_document(world.session, world.ports, second.id, world.brokerage.id) == \
         pipeline.Outcome.SUBMITTED
     assert billing.client_pages_today(world.session, world.client.id, world.clock.now()) == 4
+
+
+def _read_again_after_a_merge(world):
+    """A packet of THREE, its documents read, then parts 2 and 3 merged by an advisor: the grown
+    document (pages 2-4, a bank statement a person decided) is claimed for its reread."""
+    from sqlalchemy import update
+    packet_id, job_id = packet(world)
+    answer(world, job_id, THREE)
+    world.session.execute(update(Document).where(Document.packet_id == packet_id).values(status="VERIFIED"))
+    world.session.commit()
+    packets.change(world.session, world.ports, world.advisor, packet_id, "merge", part=2)
+    grown = children(world, packet_id)[1]
+    world.held = world.wallet().reserved
+    assert pipeline.verify_document(world.session, world.ports, grown.id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    return packet_id, grown.id, world.extraction.submitted[-1]["job_id"]
+
+
+def result(world, job_id, delivery_id, data):
+    body = json.dumps({"type": "job.completed" if "error" not in data else "job.failed", "job_id": job_id,
+                       "data": data}).encode()
+    headers = webhooks.headers_for(world.ports.settings["EXTRACTION_WEBHOOK_SECRET"], delivery_id, body)
+    callbacks.receive(world.session, world.ports, headers, body)
+    return callbacks.process(world.session, world.ports, delivery_id)
+
+
+def test_a_corrected_splits_reread_holds_no_credits_and_is_charged_nothing(world, events):
+    from leadflow.domain.events import ReservationDue
+    from leadflow.models import CreditReservation
+    _, grown_id, job_id = _read_again_after_a_merge(world)
+    # Its pages were charged when the packet's documents were first read: nothing is held for it,
+    # so neither an empty wallet nor the client's allowance keeps it waiting.
+    assert world.session.query(CreditReservation).filter_by(job_id=job_id).count() == 0
+    assert world.wallet().reserved == world.held
+    outcome = result(world, job_id, "msg_reread", {"document_type": "bank_statement", "confidence": 0.97, "pages": 3,
+                                                    "content": {"fields": {}}, "schema": {}})
+    assert outcome.startswith("applied")
+    # Its end settles nothing (a reservation it held from before would be released, not charged).
+    assert [e.pages for e in events.of(ReservationDue) if e.job_id == job_id] == [None]
+    assert billing.check_all(world.session, world.brokerage.id) == {}
+
+
+def test_a_retry_after_a_failure_of_ours_keeps_the_type_a_person_decided(world):
+    from sqlalchemy import update
+    from leadflow.models import ExtractionJob
+    packet_id, grown_id, job_id = _read_again_after_a_merge(world)
+    assert result(world, job_id, "msg_failed", {"error": {"code": "internal", "message": "it broke"}}).startswith(
+        "applied")
+    waiting = world.get(grown_id)
+    assert waiting.status == Status.PENDING and waiting.current_job_id != job_id
+    retry = world.session.get(ExtractionJob, waiting.current_job_id)
+    assert retry.deadline_at is not None
+    assert retry.output_spec == {"pages": [2, 4], "document_type": "bank_statement", "cause": "resplit"}
+    # An admin's retry (no job left to copy) finds the person's type on the packet's split.
+    world.session.execute(update(Document).where(Document.id == grown_id)
+                          .values(current_job_id=None))
+    world.session.commit()
+    assert pipeline.verify_document(world.session, world.ports, grown_id, world.brokerage.id) == \
+        pipeline.Outcome.SUBMITTED
+    sent = world.extraction.submitted[-1]
+    assert (sent["output_spec"]["document_type"], sent["output_spec"]["pages"]) == ("bank_statement", [2, 4])
