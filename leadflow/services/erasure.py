@@ -29,7 +29,7 @@ from leadflow.models import (ApiToken, Applicant, AuditEntry, Document, Document
                              ErasureRecord, ExtractionJob, LenderPackage, Packet, UploadIntent, User, Workspace,
                              WorkspaceMember)
 from leadflow.ports import Ports
-from leadflow.services import counts, page_images, version_store
+from leadflow.services import counts, page_images, part_files, version_store
 from leadflow.services.documents import storage_key as document_key
 
 log = logging.getLogger(__name__)
@@ -198,6 +198,14 @@ def _erase(session: Session, ports: Ports, subject: Subject, *, actor_id: int | 
     for document_id, pages in session.execute(select(Document.id, Document.page_count).where(
             Document.id.in_(documents), Document.id.in_(select(Packet.document_id)))):
         keys |= set(page_images.keys(b, document_id, pages))
+    # The files of packets' documents, their pages cut from the packet's (services.part_files).
+    ranges = {}
+    for packet_id, first, last in session.execute(select(Document.packet_id, Document.first_page, Document.last_page)
+                                                  .where(Document.id.in_(documents), Document.packet_id.isnot(None),
+                                                         Document.first_page.isnot(None))):
+        ranges.setdefault(packet_id, set()).add((first, last))
+    for packet_id, found in ranges.items():
+        keys |= set(part_files.keys(b, packet_id, found))
     keys |= set(session.scalars(select(DocumentVersion.storage_key).where(DocumentVersion.document_id.in_(documents))))
     keys |= set(session.scalars(select(LenderPackage.storage_key).where(
         LenderPackage.workspace_id.in_(packed), LenderPackage.storage_key.isnot(None))))

@@ -21,7 +21,7 @@ from leadflow.domain.checklist import ITEMS
 from leadflow.domain.packages import CaseIncomplete, chosen_documents, file_name, incomplete_items
 from leadflow.models import Brokerage, Document, LenderPackage, User, Workspace, WorkspaceMember
 from leadflow.ports import Ports
-from leadflow.services import case_file, checklist, cover_sheet
+from leadflow.services import case_file, checklist, cover_sheet, part_files
 from leadflow.storage.base import ObjectMissing
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,8 @@ def build(session: Session, ports: Ports, package_id: str, brokerage_id: int) ->
             name = file_name(position, document.document_type or document.kind,
                              content.get("fields") if isinstance(content.get("fields"), dict) else {},
                              document.filename)
-            archive.writestr(name, ports.storage.get(document.storage_key))
+            # A packet's document is its own pages only, never the packet's whole file.
+            archive.writestr(name, part_files.content(ports.storage, document))
             listed.append(_entry(name, item_key, document, content, language))
             _step(session, package.id, done=position)
         case = _case_facts(session, ports, workspace, language)

@@ -27,7 +27,7 @@ from leadflow.domain.lifecycle import SETTLED, JobStatus, RejectionCode, Status
 from leadflow.errors import Conflict, Forbidden, InvalidInput, LeadflowError, NotFound
 from leadflow.models import AuditEntry, Document, ExtractionJob, Packet, User, new_id, utcnow
 from leadflow.ports import Ports
-from leadflow.services import pipeline, transitions
+from leadflow.services import part_files, pipeline, transitions
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +110,12 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
         rules.check_limits(wanted, ports.settings["MAX_DOCUMENT_PAGES"])
     except rules.SplitProblem as exc:
         raise InvalidInput(exc.message, code=f"split_{exc.code}") from exc
+    stale = ()
     try:
         if packet.state == "unsure":
             _apply_to_unsure(session, ports, user, document, packet, wanted, what)
         elif packet.state == "split":
-            _apply_to_children(session, ports, user, document, packet, wanted, what)
+            stale = _apply_to_children(session, ports, user, document, packet, wanted, what)
         else:
             raise Conflict(N_("This packet is not split yet; wait until it is read."), code="packet_not_split")
     except LeadflowError:
@@ -122,6 +123,8 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
         outbox.rollback(session)
         raise
     outbox.commit(session)
+    # The files cut of pages no document is any more (a download cuts the new ones when asked).
+    part_files.forget(ports.storage, document.brokerage_id, document.id, stale)
     session.refresh(packet)
     return packet
 
@@ -261,7 +264,9 @@ def _apply_to_unsure(session: Session, ports: Ports, user: User, document: Docum
 
 
 def _apply_to_children(session: Session, ports: Ports, user: User, document: Document, packet: Packet,
-                       wanted: list, what: str) -> None:
+                       wanted: list, what: str) -> list[tuple[int, int]]:
+    """Redo, retire and add children for the new split; returns the pages (first, last) of the
+    children redone or retired as they were, whose cut files are stale."""
     numbered = {row["number"]: part for row, part in zip(packet.parts, rules.parts_from_rows(packet.parts))}
     plan = rules.plan(numbered, wanted)
     affected = set(plan.redo) | set(plan.retire)
@@ -270,6 +275,7 @@ def _apply_to_children(session: Session, ports: Ports, user: User, document: Doc
     if any(Status(child.status) not in SETTLED for child in children.values()):
         raise Conflict(N_("A document of this packet is still being read; correct the split once it is done."),
                        code="packet_children_busy")
+    stale = [(child.first_page, child.last_page) for child in children.values() if child.first_page is not None]
     for number, part in sorted(plan.redo.items()):
         child = children[number]
         reading = new_id()
@@ -305,6 +311,7 @@ def _apply_to_children(session: Session, ports: Ports, user: User, document: Doc
     rows = [{**part.as_dict(), "number": numbers[id(part)]} for part in wanted]
     _audit(session, document.id, user, what, wanted)
     _save(session, packet, "split", rows, decided_by_id=user.id)
+    return stale
 
 
 def _correctable(session: Session, user: User, packet_id: str) -> tuple[Document, Packet]:

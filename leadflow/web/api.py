@@ -1,18 +1,20 @@
 """The JSON API: the same use cases the pages call, for integrations and tests."""
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, redirect, request
 from flask_login import current_user, login_required
 
 from leadflow.billing import service as billing
 from leadflow.domain.audience import may_see_credits
 from leadflow.domain.lifecycle import Status
-from leadflow.errors import Forbidden, InvalidInput, LeadflowError
+from leadflow.errors import Forbidden, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.domain.packets import PACKET_KIND
-from leadflow.services import documents, packet_views, review, views
+from leadflow.services import documents, packet_views, part_files, review, views
 from leadflow.services.search import Cursor, Filters
 from leadflow.web import params
 from leadflow.ports import current_ports
+from leadflow.storage import ObjectMissing
+from leadflow.web.documents import FILE_LINK_SECONDS
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 PAGE_SIZE = 50
@@ -190,6 +192,31 @@ def get_document(document_id):
         404: NotFound
     """
     return jsonify(document_json(documents.get_visible(db.session, current_user, document_id)))
+
+
+@bp.get("/documents/<document_id>/file")
+@login_required
+def document_file(document_id):
+    """A document's file.
+    ---
+    get:
+      tags: [documents]
+      summary: Download a document's file
+      description: >-
+        Redirects to a short-lived signed link. A document found in a packet is its own pages only,
+        cut from the packet's file and named after its type; a packet is its whole file.
+      parameters: [DocumentId]
+      responses:
+        302: {description: To the file's signed link.}
+        404: NotFound
+    """
+    document = documents.get_visible(db.session, current_user, document_id)
+    storage = current_ports().storage
+    try:
+        key = part_files.stored(storage, document)
+    except (part_files.NoFileOfItsOwn, ObjectMissing) as exc:
+        raise NotFound("This document has no pages of its own to download.", code="no_file") from exc
+    return redirect(storage.download_url(key, expires_in=FILE_LINK_SECONDS))
 
 
 @bp.get("/documents/<document_id>/history")

@@ -14,7 +14,8 @@ from leadflow.errors import Conflict, InvalidInput, LeadflowError, NotFound
 from leadflow.extensions import db
 from leadflow.models import Document
 from leadflow.ports import current_ports
-from leadflow.services import applicants, documents, packet_views, review, version_store, views, whose
+from leadflow.storage import ObjectMissing
+from leadflow.services import applicants, documents, packet_views, part_files, review, version_store, views, whose
 from leadflow.services import versions as version_service
 from leadflow.web import packets, params
 from leadflow.web.i18n import error_words
@@ -98,8 +99,15 @@ def diff(document_id):
 @bp.get("/documents/<document_id>/file")
 @login_required
 def file(document_id):
+    """The document's file by a short-lived signed link: a packet's document gets its own pages
+    only (services.part_files), a packet its whole file."""
     doc = _document_or_404(document_id)
-    return redirect(current_ports().storage.download_url(doc.storage_key, expires_in=FILE_LINK_SECONDS))
+    storage = current_ports().storage
+    try:
+        key = part_files.stored(storage, doc)
+    except (part_files.NoFileOfItsOwn, ObjectMissing):
+        abort(404)
+    return redirect(storage.download_url(key, expires_in=FILE_LINK_SECONDS))
 
 
 @bp.post("/documents/<document_id>/corrections")

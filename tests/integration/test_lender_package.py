@@ -180,3 +180,56 @@ def test_two_clicks_at_once_ask_for_one_package(app, world):
     assert [p[0] for p in _packages(app)] == [first_id]
     wait_until(lambda: all(status != "building" for _, status, _ in _packages(app)), timeout=60,
                message="the package's build to finish")
+
+
+def _texts(data: bytes) -> list[str]:
+    return [" ".join((page.extract_text() or "").split()) for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+def test_a_packets_documents_go_into_the_package_as_their_own_pages_only(app, world):
+    """Two of the case's documents came in one upload (a packet): the package holds each as its
+    own pages, never the packet's whole file once per document."""
+    from leadflow.extensions import db
+    from leadflow.models import Document, new_id
+    seeded = seed_complete_case(app, world.brokerage_a, world.workspace_a, world.client_a.user_id)
+    payslip = next(m for m in seeded if m["path"].name == "synthetic_payslip_A1_03.pdf")
+    tax = next(m for m in seeded if m["type"] == "tax_assessment")
+    writer = pypdf.PdfWriter()
+    for made in (payslip, tax):
+        for page in pypdf.PdfReader(made["path"]).pages:
+            writer.add_page(page)
+    scans = io.BytesIO()
+    writer.write(scans)
+    payslip_pages = len(pypdf.PdfReader(payslip["path"]).pages)
+    tax_pages = len(pypdf.PdfReader(tax["path"]).pages)
+    storage = app.extensions["leadflow"].storage
+    with app.app_context():
+        packet_id = new_id()
+        key = f"brokerages/{world.brokerage_a}/documents/{packet_id}/original/scans.pdf"
+        storage.put(key, scans.getvalue(), "application/pdf")
+        first = db.session.get(Document, payslip["id"])
+        db.session.add(Document(id=packet_id, brokerage_id=world.brokerage_a, owner_id=world.client_a.user_id,
+                                workspace_id=world.workspace_a, title="Scans", kind="packet", status="VERIFIED",
+                                filename="scans.pdf", content_type="application/pdf", size_bytes=len(scans.getvalue()),
+                                storage_key=key, verification_notes=[], created_at=first.created_at,
+                                updated_at=first.created_at, status_changed_at=first.created_at,
+                                page_count=payslip_pages + tax_pages))
+        db.session.flush()
+        for made, number, pages in ((payslip, 1, (1, payslip_pages)), (tax, 2, (payslip_pages + 1, payslip_pages + tax_pages))):
+            document = db.session.get(Document, made["id"])
+            document.storage_key, document.filename, document.packet_id = key, "scans.pdf", packet_id
+            document.part_number, (document.first_page, document.last_page) = number, pages
+        db.session.commit()
+        db.session.remove()
+    advisor = signed_in(app, world.advisor_a)
+    assert post(advisor, f"/workspaces/{world.workspace_a}/package").status_code == 202
+    package_id = wait_until(lambda: next((p[0] for p in _packages(app) if p[1] == "ready"), None), timeout=60,
+                            message="the package to be ready")
+    archive = zipfile.ZipFile(io.BytesIO(requests.get(advisor.get(f"/packages/{package_id}/download")
+                                                      .headers["Location"], timeout=10).content))
+    names = archive.namelist()
+    payslip_name = next(n for n in names if n.endswith(f"payslip_{payslip['fields']['period']}.pdf"))
+    tax_name = next(n for n in names if "_tax_assessment" in n)
+    assert _texts(archive.read(payslip_name)) == _texts(payslip["path"].read_bytes())
+    assert _texts(archive.read(tax_name)) == _texts(tax["path"].read_bytes())
+    assert not any(archive.read(n) == scans.getvalue() for n in names)

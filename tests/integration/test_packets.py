@@ -8,6 +8,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
+import requests
 from pypdf import PdfReader, PdfWriter
 from sqlalchemy import func, select
 
@@ -302,6 +303,58 @@ def test_a_corrected_boundary_redoes_only_the_two_children_it_touches(world, app
     stale = world.advisor_a.api.post(f"/api/documents/{packet_id}/split",
                                      json={"change": "merge", "part": 1, "revision": revision})
     assert stale.status_code == 409
+    wallet(app, world.brokerage_a)
+
+
+def pdf_texts(data: bytes) -> list[str]:
+    return [" ".join((page.extract_text() or "").split()) for page in PdfReader(io.BytesIO(data)).pages]
+
+
+def sample_texts(name: str) -> list[str]:
+    return pdf_texts((SAMPLES / name).read_bytes())
+
+
+def downloaded(person, document_id):
+    """A document's file through the API: its signed link followed."""
+    answer = person.api.get(f"/api/documents/{document_id}/file")
+    assert answer.status_code == 200 and answer.history and answer.history[0].status_code == 302, answer.text
+    return answer
+
+
+def test_a_packets_document_downloads_as_its_own_pages_named_by_its_type(world, app, live):
+    from tests.integration.web_client import signed_in
+    packet_id = upload_packet(world.client_a, world.workspace_a).json()["id"]
+    children = wait_for_children(world.client_a, packet_id, 5)["documents"]
+    live.drain()
+    statement = children[1]
+    # Through the API: pages 2-3 only, the statement alone, named after its type.
+    answer = downloaded(world.client_a, statement["id"])
+    assert pdf_texts(answer.content) == sample_texts(FIVE[1][0])
+    assert "bank_statement.pdf" in answer.headers["Content-Disposition"]
+    # Through the page's one download route: the same file.
+    client = signed_in(app, world.client_a)
+    link = client.get(f"/documents/{children[3]['id']}/file")
+    assert link.status_code == 302
+    assert pdf_texts(requests.get(link.headers["Location"], timeout=10).content) == sample_texts(FIVE[3][0])
+    # The packet itself is its whole file, for its brokerage's staff.
+    assert len(pdf_texts(downloaded(world.advisor_a, packet_id).content)) == PAGES
+    # Another brokerage sees nothing of it.
+    assert world.advisor_b.api.get(f"/api/documents/{statement['id']}/file").status_code == 404
+
+    # A corrected boundary cuts again: the statement ends at page 2, the payslip after it takes page 3.
+    revision = world.advisor_a.api.document(packet_id)["packet"]["revision"]
+    assert world.advisor_a.api.post(f"/api/documents/{packet_id}/split", json={
+        "change": "move_boundary", "part": 3, "page": 3, "revision": revision}).status_code == 200
+    wait_for_children(world.client_a, packet_id, 5)
+    assert pdf_texts(downloaded(world.client_a, statement["id"]).content) == sample_texts(FIVE[1][0])[:1]
+    assert pdf_texts(downloaded(world.client_a, children[2]["id"]).content) == (
+        sample_texts(FIVE[1][0])[1:] + sample_texts(FIVE[2][0]))
+    # A document whose pages went to another has none of its own to give.
+    revision = world.advisor_a.api.document(packet_id)["packet"]["revision"]
+    assert world.advisor_a.api.post(f"/api/documents/{packet_id}/split", json={
+        "change": "merge", "part": 4, "revision": revision}).status_code == 200
+    assert world.client_a.api.get(f"/api/documents/{children[4]['id']}/file").status_code == 404
+    live.drain()
     wallet(app, world.brokerage_a)
 
 
