@@ -5,6 +5,7 @@ and who may correct one."""
 from dataclasses import asdict, dataclass, replace
 
 from leadflow.domain.audience import Role, Viewer
+from leadflow.domain.document_types import N_
 from leadflow.domain.document_types import TYPES as _TYPES
 
 DOCUMENT_TYPES = tuple(_TYPES)
@@ -29,12 +30,14 @@ CORRECTORS = frozenset({Role.ADVISOR, Role.BROKERAGE_ADMIN, Role.PLATFORM_ADMIN}
 
 
 class SplitProblem(ValueError):
-    """A split (proposed by the reader or asked by a person) that cannot stand; `code` names why."""
+    """A split (proposed by the reader or asked by a person) that cannot stand; `code` names why.
+    `msgid` is an English message id (through the catalogs where a person reads it), `values`
+    fill its %(name)s places; `message` is the English sentence."""
 
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, code: str, msgid: str, **values):
+        self.code, self.msgid, self.values = code, msgid, values
+        self.message = msgid % values if values else msgid
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
@@ -65,11 +68,11 @@ def parts_from_wire(raw, pages: int) -> list[Part]:
     """The reader's proposed parts (a callback's `data.parts`), checked: they cover pages 1..`pages`
     in order, without gaps or overlaps. Raises SplitProblem."""
     if not isinstance(raw, list) or not raw:
-        raise SplitProblem("malformed", "parts must be a non-empty list")
+        raise SplitProblem("malformed", N_("The parts must be a list of at least one part."))
     parts = []
     for item in raw:
         if not isinstance(item, dict):
-            raise SplitProblem("malformed", "each part must be an object")
+            raise SplitProblem("malformed", N_("Each part must be an object with its first and last page."))
         try:
             document_type = str(item.get("document_type") or UNKNOWN)
             part = Part(int(item["first"]), int(item["last"]),
@@ -77,7 +80,7 @@ def parts_from_wire(raw, pages: int) -> list[Part]:
                         float(item.get("confidence") or 0.0), float(item.get("boundary_confidence") or 0.0),
                         bool(item.get("sure")) and document_type in DOCUMENT_TYPES)
         except (KeyError, TypeError, ValueError) as exc:
-            raise SplitProblem("malformed", f"a part lacks its pages: {exc}") from exc
+            raise SplitProblem("malformed", N_("A part lacks its first or last page.")) from exc
         parts.append(part)
     check_cover(parts, pages)
     return parts
@@ -93,10 +96,10 @@ def check_cover(parts: list[Part], pages: int) -> None:
     expected = 1
     for part in parts:
         if part.first != expected or part.last < part.first:
-            raise SplitProblem("pages", f"parts must cover pages 1-{pages} in order without gaps or overlaps")
+            raise _not_covering(pages)
         expected = part.last + 1
     if expected != pages + 1:
-        raise SplitProblem("pages", f"parts must cover pages 1-{pages} in order without gaps or overlaps")
+        raise _not_covering(pages)
 
 
 def waits_for_a_person(parts: list[Part], max_document_pages: int) -> str | None:
@@ -114,9 +117,9 @@ def check_limits(parts: list[Part], max_document_pages: int) -> None:
     """A person's split is refused when a part is longer than a document may be."""
     for part in parts:
         if part.pages > max_document_pages:
-            raise SplitProblem("part_too_long",
-                               f"pages {part.first}-{part.last} are {part.pages} pages; a document may have at "
-                               f"most {max_document_pages}")
+            raise SplitProblem("part_too_long", N_("Pages %(first)s to %(last)s are %(count)s pages; a document "
+                                                   "may have at most %(most)s."),
+                               first=part.first, last=part.last, count=part.pages, most=max_document_pages)
 
 
 # -- corrections: each takes the current parts and gives the new ones, every part a person's ---------
@@ -127,9 +130,11 @@ def move_boundary(parts: list[Part], index: int, first: int) -> list[Part]:
     _index(parts, index, at_least=1)
     before, part = parts[index - 1], parts[index]
     if not before.first < first <= part.last:
-        raise SplitProblem("boundary", f"part {index + 1} can start at pages {before.first + 1}-{part.last}")
+        raise SplitProblem("boundary", N_("Part %(part)s can start on a page from %(first)s to %(last)s."),
+                           part=index + 1, first=before.first + 1, last=part.last)
     if first == part.first:
-        raise SplitProblem("unchanged", f"part {index + 1} starts at page {first} already")
+        raise SplitProblem("unchanged", N_("Part %(part)s starts on page %(page)s already."), part=index + 1,
+                           page=first)
     changed = [replace(before, last=first - 1), replace(part, first=first)]
     return _decided(parts[:index - 1] + changed + parts[index + 1:], changed)
 
@@ -148,7 +153,8 @@ def split_at(parts: list[Part], index: int, page: int, document_type: str | None
     _index(parts, index)
     part = parts[index]
     if not part.first < page <= part.last:
-        raise SplitProblem("boundary", f"part {index + 1} can be split at pages {part.first + 1}-{part.last}")
+        raise SplitProblem("boundary", N_("Part %(part)s can be split at a page from %(first)s to %(last)s."),
+                           part=index + 1, first=part.first + 1, last=part.last)
     second_type = _type(document_type) if document_type else part.document_type
     changed = [replace(part, last=page - 1), replace(part, first=page, document_type=second_type)]
     return _decided(parts[:index] + changed + parts[index + 1:], changed)
@@ -158,7 +164,8 @@ def change_type(parts: list[Part], index: int, document_type: str) -> list[Part]
     """Part `index` is a document of `document_type`."""
     _index(parts, index)
     if parts[index].document_type == _type(document_type) and parts[index].decided:
-        raise SplitProblem("unchanged", f"part {index + 1} is a {document_type} already")
+        raise SplitProblem("unchanged", N_("Part %(part)s has the type %(type)s already."), part=index + 1,
+                           type=document_type)
     changed = [replace(parts[index], document_type=_type(document_type))]
     return _decided(parts[:index] + changed + parts[index + 1:], changed)
 
@@ -167,7 +174,8 @@ def confirmed(parts: list[Part]) -> list[Part]:
     """The reader's parts as a person confirms them: every part decided."""
     for part in parts:
         if part.document_type == UNKNOWN:
-            raise SplitProblem("type_unknown", f"pages {part.first}-{part.last} need a type before they are confirmed")
+            raise SplitProblem("type_unknown", N_("Pages %(first)s to %(last)s need a type before the split is "
+                                                  "confirmed."), first=part.first, last=part.last)
     return [replace(part, sure=True, decided=True) for part in parts]
 
 
@@ -240,13 +248,20 @@ def may_correct(viewer: Viewer, document_brokerage_id: int) -> bool:
 
 def _index(parts: list[Part], index: int, at_least: int = 0) -> None:
     if not isinstance(index, int) or not at_least <= index < len(parts):
-        raise SplitProblem("part", f"there is no part {index + 1 if isinstance(index, int) else index!r} to change")
+        raise SplitProblem("part", N_("There is no part %(part)s to change."),
+                           part=index + 1 if isinstance(index, int) else str(index))
 
 
 def _type(document_type) -> str:
     if document_type not in DOCUMENT_TYPES:
-        raise SplitProblem("document_type", f"document_type must be one of {', '.join(DOCUMENT_TYPES)}")
+        raise SplitProblem("document_type", N_("The document type must be one of: %(types)s."),
+                           types=", ".join(DOCUMENT_TYPES))
     return document_type
+
+
+def _not_covering(pages: int) -> SplitProblem:
+    return SplitProblem("pages", N_("The parts must cover pages 1 to %(pages)s in order, every page once."),
+                        pages=pages)
 
 
 def _decided(parts: list[Part], changed: list[Part]) -> list[Part]:

@@ -109,7 +109,7 @@ def change(session: Session, ports: Ports, user: User, packet_id: str, what: str
         wanted = _wanted(current, what, part, page, document_type)
         rules.check_limits(wanted, ports.settings["MAX_DOCUMENT_PAGES"])
     except rules.SplitProblem as exc:
-        raise InvalidInput(exc.message, code=f"split_{exc.code}") from exc
+        raise InvalidInput(exc.msgid, code=f"split_{exc.code}", **exc.values) from exc
     stale = ()
     try:
         if packet.state == "unsure":
@@ -214,12 +214,12 @@ def _hand_over(session: Session, ports: Ports, brokerage_id: int, from_job: str 
 
 def _wanted(current: list, what: str, part: int | None, page: int | None, document_type: str | None) -> list:
     if what not in CHANGES:
-        raise rules.SplitProblem("change", f"what must be one of {', '.join(CHANGES)}")
+        raise rules.SplitProblem("change", N_("The change must be one of: %(changes)s."), changes=", ".join(CHANGES))
     if what == "confirm":
         return rules.confirmed(current)
     index = (part - 1) if isinstance(part, int) and not isinstance(part, bool) else -1
     if what in ("move_boundary", "split") and (not isinstance(page, int) or isinstance(page, bool)):
-        raise rules.SplitProblem("page", "page must be a page number")
+        raise rules.SplitProblem("page", N_("Give the page as a page number."))
     if what == "move_boundary":
         return rules.move_boundary(current, index, page)
     if what == "merge":

@@ -153,9 +153,13 @@ def under_its_packet_only(document: Document) -> bool:
 
 
 def refusal_words(error: LeadflowError) -> str:
-    if error.code in REFUSALS:
-        return gettext(REFUSALS[error.code])
-    return error_words(error)
+    """A refused correction in words: what to do, then (for a split's rule, which names its pages
+    and parts) exactly what was wrong, both in the page's language."""
+    if error.code not in REFUSALS:
+        return error_words(error)
+    if error.values:
+        return f"{gettext(REFUSALS[error.code])} {error_words(error)}"
+    return gettext(REFUSALS[error.code])
 
 
 def _done_words(change: str) -> str:

@@ -12,6 +12,7 @@ from PIL import Image
 from pypdf import PdfReader, PdfWriter
 
 from tests.corpus import SAMPLES
+from tests.integration.lender_case import update_user
 from tests.integration.web_client import post, signed_in
 from tests.plugins.live import wait_until
 
@@ -132,6 +133,15 @@ def test_bad_corrections_are_refused_in_words_and_change_nothing(app, world):
     assert plain.status_code == 400
     assert '<html lang="en">' in plain.get_data(as_text=True) and "A document cannot start on that page" in plain.get_data(as_text=True)
     assert world.advisor_a.api.get(f"/api/documents/{packet_id}").json()["packet"]["revision"] == revision
+    # What exactly was wrong is said too, in the advisor's language; the API says it in English.
+    update_user(app, world.advisor_a.user_id, language="de")
+    german = post(signed_in(app, world.advisor_a), f"/documents/{packet_id}/split",
+                  {"change": "move_boundary", "part": "2", "page": "9"}).get_data(as_text=True)
+    assert "Auf dieser Seite kann keine Unterlage beginnen" in german and "Teil 2 kann auf einer Seite von" in german
+    assert "Part 2 can start" not in german
+    english = world.advisor_a.api.post(f"/api/documents/{packet_id}/split",
+                                       json={"change": "move_boundary", "part": 2, "page": 9})
+    assert english.status_code == 400 and english.json()["error"]["message"].startswith("Part 2 can start on a page")
 
     # A client sees their packet's page, and may not correct it; another brokerage sees nothing.
     client = signed_in(app, world.client_a)

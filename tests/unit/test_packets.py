@@ -276,3 +276,29 @@ def test_a_retry_after_a_failure_of_ours_keeps_the_type_a_person_decided(world):
         pipeline.Outcome.SUBMITTED
     sent = world.extraction.submitted[-1]
     assert (sent["output_spec"]["document_type"], sent["output_spec"]["pages"]) == ("bank_statement", [2, 4])
+
+
+def test_every_problem_of_a_split_is_said_in_english_and_german():
+    from pathlib import Path
+    from babel.messages.pofile import read_po
+    with open(Path(__file__).resolve().parents[2] / "translations/de/LC_MESSAGES/messages.po", "rb") as handle:
+        german = {m.id: m for m in read_po(handle) if m.id}
+    problems = []
+    for attempt in (lambda: rules.parts_from_wire([], 3), lambda: rules.parts_from_wire(["x"], 3),
+                    lambda: rules.parts_from_wire([{"first": 1}], 3),
+                    lambda: rules.parts_from_wire([{"first": 1, "last": 2}], 3),
+                    lambda: rules.check_limits([Part(1, 30, "payslip")], 20),
+                    lambda: rules.move_boundary(THREE, 1, 4), lambda: rules.move_boundary(THREE, 1, 2),
+                    lambda: rules.split_at(THREE, 0, 1), lambda: rules.change_type(THREE, 9, "payslip"),
+                    lambda: rules.change_type(THREE, 0, "horoscope"),
+                    lambda: rules.change_type([Part(1, 1, "payslip", decided=True)], 0, "payslip"),
+                    lambda: rules.confirmed([Part(1, 1, rules.UNKNOWN)])):
+        with pytest.raises(rules.SplitProblem) as caught:
+            attempt()
+        problems.append(caught.value)
+    for problem in problems:
+        assert problem.message == (problem.msgid % problem.values if problem.values else problem.msgid)
+        found = german.get(problem.msgid)
+        assert found is not None and found.string and not found.fuzzy, problem.msgid
+        assert (found.string % problem.values) != problem.message, problem.msgid
+    assert problems[5].message == "Part 2 can start on a page from 2 to 3."
