@@ -361,8 +361,8 @@ def carried(session: Session, document, previous_job_id: str | None) -> dict | N
     if getattr(document, "first_page", None) is None:
         return None
     spec = {}
-    packet = session.get(Packet, document.packet_id or document.id)
-    decided = decided_type(packet.parts if packet is not None else None, document.part_number)
+    packet = session.get(Packet, getattr(document, "packet_id", None) or document.id)
+    decided = decided_type(packet.parts if packet is not None else None, getattr(document, "part_number", None))
     if decided:
         spec["document_type"] = decided
     previous = session.get(ExtractionJob, previous_job_id) if previous_job_id else None
