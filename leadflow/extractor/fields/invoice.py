@@ -30,13 +30,16 @@ MENTION = r"(?!\.\s*$)"
 BILL = r"\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*"
 # A subtotal named for a part ("Zwischensumme Lohn", "Zwischensumme Material") is that part's, not the net.
 PART = r"(?!\s+(?!netto\b|eur\b)[a-zäöüß])"
-NUMBER = (r"rechnungs-?\s?(?:nummer" + MENTION + r"|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
+NUMBER = (r"rechnungs-?\s?(?:nummer" + MENTION + r"|nr\.?)|rechnung\s+nr\.?|(?<![\w.-])re\.?-?\s?nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
           r"|" + BILL + r"[–—-]\s*nr\.?"
           r"|beleg-?nr\.?|bon-?nr\.?|kassenbon\s+nr:?|booking id|receipt\s*(?:no\.?|number)|^#")
 # "Datum" and "date" as words of their own: inside a word they are another date's label
 # ("Ausführungsdatum", "Lieferdatum"), and "Date due" is the due date.
-DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-])datum\b"
-              r"|(?<![\w-])(?<!due )date\b(?!\s+due)")
+# A bare "date" another word qualifies is that date's label ("Delivery date", "Order date", "Due
+# date"), and so is one followed by what it dates ("Datum der Leistung", "Date of delivery").
+OTHER_DATED = r"(?!\s+(?:due\b|(?:der|des|of)\s+(?:leistung|lieferung|delivery|service|supply|performance)))"
+DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-])datum\b" + OTHER_DATED +
+              r"|(?<![\w-])(?<![A-Za-z] )date\b" + OTHER_DATED)
 TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
 NET = (r"nettobetrag|summe netto|zwischensumme" + PART + r"|subtotal|untaxed amount"
@@ -52,8 +55,9 @@ NUMBER_LABEL = lexicon(r"re:rechnungs[\s\-]?nummer" + MENTION, r"re:rechnungs-?\
                        r"re:invoice\s*(?:number|no\.?|#)", r"re:beleg-?\s?nr\.?", r"re:gutschrift\s+nr\.?",
                        # Beside a label, also without the dash: "Rechnung Nr.", "Kostenberechnung Nr.".
                        "re:" + BILL + r"[–—-]?\s*nr\.?",
-                       r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
-DATE_LABEL_X = lexicon("rechnungs datum", r"re:re\.?\s?-?\s?datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
+                       r"re:re\.?\s?-?\s?nr\.?", "document number", r"re:bill\s+no\.?")
+DATE_LABEL_X = lexicon("rechnungs datum", r"re:re\.?\s?-?\s?datum", "invoice date", "beleg datum",
+                       "re:datum" + OTHER_DATED, r"re:(?<![A-Za-z]\s)date" + OTHER_DATED,
                        "ausstellungs datum", "date of issue", "issue date")
 # On a scan a label may be looked for glued to its neighbours; a bare "datum" glued to a word is
 # another date's label (Leistungsdatum, Fälligkeitsdatum), so only the invoice's own labels are.
@@ -146,6 +150,11 @@ def parse(reading) -> FieldsRead:
         f.offer("total", total, FLAT_LABEL + 0.1, line)
         f.offer("net", net, FLAT_LABEL + 0.1, line)
         f.offer("tax", tax, FLAT_LABEL + 0.1, line)
+    for net, tax, total in _vat_inside(text):
+        # Labels OCR could not read: the largest amount and the VAT a German rate leaves inside it.
+        f.offer("total", total, GUESS, "VAT inside the largest amount")
+        f.offer("tax", tax, GUESS, "VAT inside the largest amount")
+        f.offer("net", net, GUESS, "VAT inside the largest amount")
     rated = _taxes_by_rate(text)
     if len(rated) >= 2:
         # Goods at 7 % and 19 %: the VAT is the sum of the rates' VAT, the net the total less it.
@@ -160,6 +169,8 @@ def parse(reading) -> FieldsRead:
                 "legal name", candidate.page)
         f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
+    for candidate in f.candidates["issuer"]:
+        candidate.value = _without_edge_marks(str(candidate.value))
     # A name after a salutation ("Herrn Tomás Novák", "HERRN ...") is the addressee, never who bills.
     f.candidates["issuer"] = [c for c in f.candidates["issuer"]
                               if c.value not in customers and not SALUTATION.match(str(c.value).strip())]
@@ -300,6 +311,26 @@ def _sum_rows(text: str) -> list[tuple[str, str, str, str]]:
     return out
 
 
+VAT_RATES = (Decimal(19), Decimal(7))  # Germany's standard and reduced rates
+LARGEST_TRIED = 2  # the largest amounts tried as the total: a bill's total is its largest figure or next to it
+
+
+def _vat_inside(text: str) -> list[tuple[str, str, str]]:
+    """(net, VAT, total) where a printed amount is exactly the VAT one rate leaves inside one of the
+    largest amounts: the total and its VAT recognised by their arithmetic when OCR garbled their
+    labels ("WeHBEML CWS ... 4,552.24"). Only the largest amounts are tried, so that an item's
+    price and some small figure cannot pass for them by chance."""
+    values = sorted({Decimal(v) for line in p.lines(text) for v in p.amounts(line) if Decimal(v) > 0}, reverse=True)
+    found = []
+    for total in values[:LARGEST_TRIED]:
+        for rate in VAT_RATES:
+            inside = (total * rate / (100 + rate)).quantize(Decimal("0.01"))
+            tax = next((v for v in values if abs(v - inside) <= Decimal("0.01")), None)
+            if tax is not None:
+                found.append((f"{total - tax:.2f}", f"{tax:.2f}", f"{total:.2f}"))
+    return found
+
+
 def _taxes_by_rate(text: str) -> dict[str, Decimal]:
     """The VAT of each rate a bill lists on its own line ("zzgl. 7 % USt ... 67,91", "zzgl. 19 % USt
     ... 727,44"), one figure per rate: the last amount on the line, past the base it was taken of."""
@@ -408,6 +439,22 @@ def _letterhead_name(raw: str) -> str | None:
     if 1 <= len(words) <= 6 and not re.search(r"\d|@", raw) and words[0][:1].isupper():
         return " ".join(words)
     return None
+
+
+# A photographed page's edge, its shadow or a hole punch read as a mark or a letter beside a line.
+EDGE_MARKS = re.compile(r"^(?:[^\w\s]+\s+|[a-z0-9]\s+(?=\w{2}))+|(?:\s+[^\w\s&.)]+|\s+[a-z0-9])+$")
+
+
+def _without_edge_marks(name: str) -> str:
+    """"a Küchenstudio Schneider -" as "Küchenstudio Schneider": a lone small letter, digit or mark at
+    either end of a name is the paper's edge, not part of the name ("Rahul & Co" keeps its ampersand,
+    "A. Berger Bau" its initial)."""
+    name = EDGE_MARKS.sub("", name).strip() or name
+    # OCR reads a small ü as "ii" ("Kiichenstudio"); between consonants no German or English name has it.
+    return MISREAD_U.sub("ü", name)
+
+
+MISREAD_U = re.compile(r"(?<=[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z])ii(?=[b-df-hj-np-tv-z])")
 
 
 def _first_line(text: str) -> str | None:

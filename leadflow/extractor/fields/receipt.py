@@ -14,6 +14,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from leadflow.extractor.fields import invoice
+from leadflow.extractor.fields import parse as fields_parse
 from leadflow.extractor.fields.finding import FieldsRead, Findings
 
 # A receipt carries an invoice's fields (LeadFlow judges both alike); only the finding differs.
@@ -291,6 +292,13 @@ def _offer_date(found: Findings, lines: list[str]) -> None:
             with_time = TIME_TOKEN.search(line) is not None
             found.offer("date", value.isoformat(), DATE_WITH_TIME if with_time else DATE_ALONE,
                         "time" if with_time else None)
+        # A till set to another country's style names the month: "May 15, 2026 18:54", "15. Mai 2026".
+        for m in fields_parse.MONTH_NAME_DATE.finditer(line):
+            value = fields_parse.iso_date(m.group(0))
+            if value is None or not 2000 <= int(value[:4]) <= today.year + 1:
+                continue
+            with_time = TIME_TOKEN.search(line) is not None
+            found.offer("date", value, DATE_WITH_TIME if with_time else DATE_ALONE, "time" if with_time else None)
 
 
 def _offer_issuer(found: Findings, lines: list[str]) -> None:
