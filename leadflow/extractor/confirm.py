@@ -23,6 +23,8 @@ import unicodedata
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
+from leadflow.extractor.mrz import visual_text
+
 MONTHS = (("januar", "january", "jan"), ("februar", "february", "feb"), ("märz", "maerz", "march", "mär", "mar"),
           ("april", "apr"), ("mai", "may"), ("juni", "june", "jun"), ("juli", "july", "jul"),
           ("august", "aug"), ("september", "sept", "sep"), ("oktober", "october", "okt", "oct"),
@@ -49,7 +51,6 @@ YEAR_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{2})(?![\d-])")
 WORDED_MONTH = re.compile(rf"(?<![\w])({MONTH_WORD})\.?\s+(\d{{4}})(?!\d)", re.IGNORECASE)
 AMOUNT = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+,\d{2}|\d+,\d{2}|\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})"
                     r"(?![\d,]|\.\d)")
-ZONE_LINE = re.compile(r"[A-Z0-9<]{25,}")
 
 
 def confirmed(document_type: str, fields: dict, confidence: dict, text: str, structured: bool = False) -> dict:
@@ -200,7 +201,7 @@ def id_document(fields: dict, confidence: dict, text: str) -> dict:
     if fields.get("mrz_valid") is not True:
         return {}
     found = {}
-    visual = "\n".join(line for line in text.splitlines() if not ZONE_LINE.fullmatch(line.replace(" ", "")))
+    visual = visual_text(text)
     for name in ("expiry_date", "birth_date"):
         day = _day(fields.get(name))
         if day is None:

@@ -137,6 +137,31 @@ def zone_piece(raw: str) -> str:
     return zone[0] if len(zone) == 1 else raw
 
 
+def zone_like(line: str) -> bool:
+    """Whether a line of the text is (a piece of) the zone as OCR read it, however noisy: a filler
+    ('<', or '«' for two) that printed text never has, or 25 characters or more nearly all of the
+    zone's alphabet with a digit among them. A name read there is the zone's own reading, so it
+    can never confirm the zone (a stray '¢' after the fillers must not make the line "print")."""
+    compact = line.replace(" ", "")
+    if any(mark in compact for mark in ZONE_MARKS):
+        return True
+    if len(compact) < CANDIDATE_MIN:
+        return False
+    share = sum(char in MRZ_ALPHABET for char in compact) / len(compact)
+    return share >= ZONE_SHARE and any(char.isdigit() for char in compact)
+
+
+def visual_text(text: str) -> str:
+    """The text without any line of the zone: the visual part of the page, which prints the names
+    and dates a second time."""
+    return "\n".join(line for line in text.splitlines() if not zone_like(line))
+
+
+ZONE_MARKS = ("<", "«", "‹")
+CANDIDATE_MIN = 25  # characters of a zone line, at least (CANDIDATE)
+ZONE_SHARE = 0.85
+
+
 def _fits(line: str, width: int) -> bool:
     # OCR may shorten a closing run of fillers ('<<<<<<<<' read as '<<<<<'); padding restores it.
     return abs(len(line) - width) <= 2 or (line.endswith("<<") and width - 14 <= len(line) < width)
