@@ -204,3 +204,15 @@ def test_a_misread_zone_name_on_a_permit_goes_to_a_person_instead_of_rejecting_t
                           date(2011, 11, 29))
     assert verdict.status != Status.REJECTED
     assert "id_name_mismatch" not in [note.code for note in verdict.notes]
+
+
+def test_a_zone_name_confirms_only_when_the_print_shows_the_same_name_whole():
+    fields = {"surname": "ERIKSSON", "given_names": "ANNA", "expiry_date": "2012-04-15", "mrz_valid": True}
+    zone = "I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSON<<ANNA<<<<<<<<<<<<<<<<"
+    whole = "NAME / SURNAME\nERIKSSON\nVORNAMEN / GIVEN NAMES\nANNA MARIA\n" + zone  # the zone lost MARIA
+    assert "surname" not in confirm.id_document(fields, {}, whole)
+    assert "surname" not in confirm.id_document(fields, {}, whole.replace("ANNA MARIA", "Anna Maria"))
+    same = whole.replace("ANNA MARIA", "ANNA Geburtsname")
+    assert confirm.id_document(fields, {}, same)["given_names"] == "zone_and_print"
+    scattered = "ANNA LIEBT ERIKSSON\n" + zone  # words found somewhere are not the name printed
+    assert "surname" not in confirm.id_document({**fields, "given_names": "LIEBT ANNA"}, {}, scattered)
