@@ -30,18 +30,18 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         # A civil servant's pay office: "Bezügemitteilung", "Besoldungsmitteilung", "Mitteilung über die Bezüge".
         (r"bezügemitteilung|besoldungsmitteilung|besoldungsabrechnung|mitteilung über (die )?(bezüge|besoldung)", 4),
         (r"besoldungsgruppe|familienzuschlag|dienstbezüge", 1),
-        (r"abrechnung der brutto\s*/\s*netto|brutto\s*/\s*netto-?bezüge", 4),
+        (r"abrechnung der brutto\W{0,4}netto|brutto\W{0,4}netto-?bezüge", 4),
         (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b"
          r"|\b(?:pay|payroll|remuneration|wage) statement\b|\bstatement of earnings\b|\b(?:wage|salary) slip\b"
          r"|\bpay advice\b", 4),
-        (r"netto-?verdienst|nettobezüge|nettolohn|\bnet (?:pay|income|salary|wages|earnings)\b", 2),
+        (r"netto-?\s?(?:verdienst|bezüge|lohn|gehalt|entgelt)\b|\bnet (?:pay|income|salary|wages|earnings)\b", 2),
         (r"auszahlungsbetrag|überweisungsbetrag", 1.5),
         (r"gesamt-?brutto|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b|\bgross (?:pay|earnings|salary|wages)\b"
          r"|\btotal gross\b", 1.5),
         (r"steuer-?brutto|[kr]v-brutto|sv-brutto", 1.5),
         (r"abrechnungsmonat|abrechnungszeitraum|\babr\.?\s?-?\s?(?:monat|zeitraum)|\bpay(?:roll)? period\b"
          r"|\bpay date\b", 1),
-        (r"\bstkl\b|steuerklasse|\btax (?:class|bracket)\b", 1),
+        (r"\bstkl\b|steuerklasse|\b(?:lst|lohnsteuer)-?\s?klasse|\btax (?:class|bracket)\b", 1),
         (r"[kr]v-beitrag|[ap]v-beitrag|sv-nummer|sozialversicherungsabzüge", 1),
     ],
     "bank_statement": [
@@ -128,8 +128,10 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"bankverbindung|\bbank (details|name)\b|\bin favou?r of\b|\bpayable to\b|\bifsc\b|\bswift code\b", 1),
     ],
     "receipt": [
-        (r"quittung|kassenbon|kassenbeleg|kassenzettel|\breceipt\b|\bbeleg\s?-?nr\b|\bbon\s?-?nr\b|bonnummer"
-         r"|belegnummer|kundenbeleg|einkaufsbeleg", 4),
+        (r"quittung|kassenbon|kassenbeleg|kassenzettel|\breceipt\b|\bbon\s?-?nr\b|bonnummer"
+         r"|kundenbeleg|einkaufsbeleg", 4),
+        # A voucher's number: a till's, but an invoice may number itself so too ("Beleg-Nr.").
+        (r"\bbeleg\s?-?nr\b|belegnummer", 1.5),
         (r"\bcash receipt\b|\bzahlungsbeleg\b|\bsales receipt\b|\btill receipt\b", 2),
         (r"\bzu zahlen\b|\bgesamtsumme\b|\bzahlbetrag\b|\bsumme\s+eur\b|\btotal\s+eur\b", 1.5),
         (r"rückgeld|\bzurück\b|\bchange( due)?\b|\bgegeben\b|\btendered\b", 1.5),
@@ -237,6 +239,8 @@ ITEM_HEADER = re.compile(r"\b(?:description|beschreibung|bezeichnung|leistung|ar
                          r".*\b(?:qty|quantity|menge|anzahl|rate|unit price|einzelpreis|e-?preis|price|preis|stk)\b"
                          r".*\b(?:amount|betrag|gesamt|total|summe)\b", re.IGNORECASE)
 ITEM_HEADER_WEIGHT = 1.5
+ITEM_HEADER_LINES = 5
+ITEM_HEADER_CHARS = 120  # a header split over lines is short; a paragraph naming those words is not one
 # A keyword right after a negation names what the paper is not.
 NEGATED = re.compile(r"(?:\bkein(?:e[mnrs]?)?|\bnicht\s+(?:um\s+)?(?:einen?|eine[mnrs]?)|\bnot(?:\s+an?)?|\bno)\s+$",
                      re.IGNORECASE)
@@ -323,7 +327,10 @@ def _weigh_structure(text: str, scores: dict[str, float]) -> None:
             scores["receipt"] += SLIP_WEIGHT
     if TIME_STAMP.search(text):
         scores["receipt"] += TIME_WEIGHT
-    if any(ITEM_HEADER.search(line) for line in lines):
+    # OCR of a scan may give each column of the header a line of its own: a few lines read together.
+    windows = (" ".join(lines[i:i + ITEM_HEADER_LINES]) for i in range(len(lines)))
+    if any(ITEM_HEADER.search(line) for line in lines) or any(
+            ITEM_HEADER.search(window) and len(window) <= ITEM_HEADER_CHARS for window in windows):
         scores["invoice"] += ITEM_HEADER_WEIGHT
 
 
@@ -331,7 +338,11 @@ def mrz_lines(text: str) -> list[str]:
     """Lines that look like a machine-readable zone, with spaces OCR put inside them removed."""
     found = []
     for raw in text.splitlines():
-        line = zone_piece(raw).replace(" ", "").upper()
+        line = zone_piece(raw).replace(" ", "").replace("«", "<<")
+        if "<<" in line:
+            # A stray mark OCR read among the fillers ("...XKXL8<<<<<<<¢") is a filler too.
+            line = re.sub(r"[^A-Za-z0-9<]", "<", line)
+        line = line.upper()
         # OCR often reads runs of '<' as 'K', 'C' or 'E'; a real MRZ line still keeps some '<<'.
         if MRZ_LINE.match(line) and "<<" in line:
             found.append(line)

@@ -1,0 +1,113 @@
+"""Issue 39, the weakest types on layouts drawn fresh (invoices, receipts, tax assessments, identity
+papers) and the classifier: general causes, each shown on a small page of its own. A bare "date" that
+another word qualifies, a till's date with the month's name, totals whose labels OCR garbled, a
+photographed page's edge beside a name, a tax office's name run on into its letterhead line, the
+year in a later page's title; and the classifier on a voucher number, a header split over lines, a
+zone line with a stray mark, payroll words with punctuation between them."""
+from leadflow.extractor import classify
+from leadflow.extractor.fields import read_fields
+from leadflow.extractor.fields.invoice import _vat_inside, _without_edge_marks
+from leadflow.extractor.fields.receipt import parse_fields as receipt_fields
+from leadflow.extractor.fields.tax import _office, _titled_year
+from leadflow.extractor.reading import read_document
+from tests.extractor.test_layout import pdf
+
+
+def invoice_of(*items) -> dict:
+    return read_fields("invoice", read_document(pdf(*items))).fields
+
+
+# --- invoices ----------------------------------------------------------------------------------------
+
+def test_a_delivery_date_above_the_invoice_date_is_not_the_invoices():
+    fields = invoice_of((60, 60, "Malerbetrieb Farbenfroh"), (330, 120, "Delivery date"), (330, 132, "08/04/2026"),
+                        (330, 150, "Re.-Datum"), (330, 162, "11/04/2026"), (330, 180, "Invoice number"),
+                        (330, 192, "94304"), (60, 260, "Total"), (400, 260, "6.503,31"))
+    assert fields["date"] == "2026-04-11"
+
+
+def test_an_english_order_date_beside_the_invoice_date_is_not_the_invoices():
+    fields = invoice_of((60, 60, "Elektro Blitz & Sohn"), (330, 120, "Order date 09.10.2026"),
+                        (330, 134, "Invoice date 22.10.2026"), (60, 260, "Amount due"), (400, 260, "7.803,82"))
+    assert fields["date"] == "2026-10-22"
+
+
+def test_an_invoice_number_after_re_nr_with_its_dot_and_dash():
+    fields = invoice_of((60, 60, "Umzugsservice Kranich GmbH"), (60, 120, "RE.-NR.: RE-2026-6576"),
+                        (60, 260, "AMOUNT DUE"), (400, 260, "10.976,74"))
+    assert fields["number"] == "RE-2026-6576"
+
+
+def test_the_total_is_recognised_by_the_vat_inside_it_when_ocr_garbled_its_label():
+    assert _vat_inside("Zwischensumme ..... 3792541\nLORS EMWS tare ee 726.83\nWeHBEML CWS nak 4,552.24") == [
+        ("3825.41", "726.83", "4552.24")]
+    assert _vat_inside("Artikel 12,00\nArtikel 3,50\nSumme 15,50") == []  # no VAT inside the largest amount
+    fields = invoice_of((60, 60, "Sanitär Quelle GmbH"), (60, 100, "Rechnung Nr. 84267"),
+                        (60, 200, "Zwischensumme"), (400, 200, "3792541"), (60, 214, "LORS EMWS tare"),
+                        (400, 214, "726.83"), (60, 228, "WeHBEML CWS"), (400, 228, "4,552.24"))
+    assert (fields["total"], fields["tax"]) == ("4552.24", "726.83")
+
+
+def test_a_photographed_pages_edge_beside_the_issuers_name_is_not_part_of_it():
+    assert _without_edge_marks("a Kiichenstudio Schneider -") == "Küchenstudio Schneider"
+    assert _without_edge_marks("“ Malerbetrieb Farbenfroh a") == "Malerbetrieb Farbenfroh"
+    for name in ("Rahul & Co", "Müller GmbH & Co. KG", "A. Berger Bau", "A Bau GmbH", "Hawaii Surf Shop"):
+        assert _without_edge_marks(name) == name
+
+
+# --- receipts --------------------------------------------------------------------------------------
+
+def test_a_tills_date_with_the_months_name_is_the_receipts_date():
+    slip = "NAHKAUF Weber oHG\nAm Hafen 33\n90402 Nürnberg\n\nMay 15, 2026 18:54\n\nButter  11,36\nZu zahlen  11,36\n"
+    assert receipt_fields(slip)["date"] == "2026-05-15"
+    assert receipt_fields(slip.replace("May 15, 2026", "15. März 2026"))["date"] == "2026-03-15"
+    assert receipt_fields(slip.replace("May 15, 2026", "15. Marz 2026"))["date"] == "2026-03-15"  # OCR lost the dots
+
+
+# --- tax assessments -------------------------------------------------------------------------------
+
+def test_a_tax_offices_name_ends_where_its_letterhead_line_goes_on():
+    assert _office("Finanzamt Nürnberg-Zentral - Steuernummer 132/909/35516") == "Finanzamt Nürnberg-Zentral"
+    assert _office("Finanzamt Köln-Süd · Servicezeiten Mo-Fr 8-12 Uhr") == "Finanzamt Köln-Süd"
+
+
+def test_a_heading_under_the_tax_office_label_is_no_office():
+    assert _office("Berechnung der Besteuerungsgrundlagen") is None
+    assert _office("Ermittlung des zu versteuernden Einkommens") is None
+    assert _office("Hamburg-Nord") == "Finanzamt Hamburg-Nord"
+
+
+def test_a_later_pages_title_names_the_tax_year_also_with_its_first_letter_misread():
+    text = "Finanzamt Hannover-Land I\nDie Berechnung finden Sie auf der folgenden Seite.\n\n\n\n\n\nSeite 1\n" \
+           "Finanzamt Hannover-Land I - STNR 187/456/62514\nBINKOMMENSTEUERBESCHEID 2025 .\n"
+    assert _titled_year(text) == 2025
+
+
+# --- the classifier ------------------------------------------------------------------------------
+
+def test_an_invoice_numbered_as_a_voucher_is_still_an_invoice():
+    text = ("Malerbetrieb Farbenfroh\nKönigsallee 114\n93047 Regensburg\n\nHERRN LUCAS OLIVEIRA SANTOS\n"
+            "AUSSTELLUNGSDATUM\nBELEG-NR.\nKUNDENNUMMER\n\nRECHNUNG NR.\n\nPos. LEISTUNG\n\nMENGE\n\nEINZELPREIS\n\n"
+            "04/05/2026\nRE-2026-7097\n22671\n\nGESAMT\n\nZahlbar bis 18/05/2026 ohne Abzug.\n\n"
+            "1.406,13\n3.455,48\n4.861,61\n923,71\n5.785,32\n")
+    assert classify.classify(text)[0] == "invoice"
+
+
+def test_an_items_header_ocr_split_into_lines_still_counts_for_an_invoice():
+    split = "Pos.\nBezeichnung\nMenge\nEinzelpreis\nGesamt\n"
+    assert classify.score(split)["invoice"] == classify.ITEM_HEADER_WEIGHT * 1
+    prose = "Die Bezeichnung der Leistung steht oben, " * 3 + "\nMenge und Preis folgen.\nDer Gesamtbetrag unten."
+    assert classify.score(prose)["invoice"] < classify.ITEM_HEADER_WEIGHT + 2
+
+
+def test_a_permits_zone_line_with_a_stray_mark_after_its_fillers_still_says_what_it_is():
+    text = ("ANMERKUNGEN / REMARKS\n\nBESCHÄFTIGUNG GESTATTET\nWOHNORT 90402 NÜRNBERG\n\n"
+            "ARD<<Z66RGNHXKXL8 <<<<<<<<<<<<<<<¢\n9401219M3203145IND<<<<<<<<<<<8\nree ee\n")
+    assert classify.mrz_document_code(text) == "AR"
+    assert classify.classify(text)[0] == "residence_permit"
+
+
+def test_payroll_words_with_punctuation_or_a_spelt_out_umlaut_between_them_say_payslip():
+    text = ("Donauwelle Media GmbH\nMITARBEITER/IN\nSofia Rossi\nMONAT\nOKTOBER 2026\n"
+            "ABRECHNUNG DER BRUTTO/; NETTO-BEZUEGE\nLST-KLASSE 4\nNETTOGEHALT 4.622,28\nZAHLBETRAG 4.622,28\n")
+    assert classify.classify(text)[0] == "payslip"
