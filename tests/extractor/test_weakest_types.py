@@ -111,3 +111,13 @@ def test_payroll_words_with_punctuation_or_a_spelt_out_umlaut_between_them_say_p
     text = ("Donauwelle Media GmbH\nMITARBEITER/IN\nSofia Rossi\nMONAT\nOKTOBER 2026\n"
             "ABRECHNUNG DER BRUTTO/; NETTO-BEZUEGE\nLST-KLASSE 4\nNETTOGEHALT 4.622,28\nZAHLBETRAG 4.622,28\n")
     assert classify.classify(text)[0] == "payslip"
+
+
+def test_a_vat_tables_garbled_row_takes_what_the_sure_total_leaves_when_its_vat_share_agrees():
+    slip = ("Frischmarkt Sonnenhof GmbH\nAm Hafen 128\n69117 Heidelberg\n09.06.2026 19:49\nNudeln Penne 29,63\n"
+            "Apfelsaft 4,05\nMineralwasser 50,50\nZahnpasta 13,12\nSUMME EUR 103,36\nMastercard 103,36\n"
+            "MwSt% MwSt Netto Brutto\n19% 10,80 56,87 67,67\n7% 2,33 2 33,360,.35,09\nBon-Nr. 67952\n")
+    fields = receipt_fields(slip)
+    assert (fields["total"], fields["tax"], fields["net"]) == ("103.36", "13.13", "90.23")
+    # A garbled row whose figures show no such share stays unread: nothing is made up.
+    assert receipt_fields(slip.replace("7% 2,33 2 33,", "7% 2,93 2 33,"))["tax"] is None
