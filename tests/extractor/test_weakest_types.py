@@ -121,3 +121,10 @@ def test_a_vat_tables_garbled_row_takes_what_the_sure_total_leaves_when_its_vat_
     assert (fields["total"], fields["tax"], fields["net"]) == ("103.36", "13.13", "90.23")
     # A garbled row whose figures show no such share stays unread: nothing is made up.
     assert receipt_fields(slip.replace("7% 2,33 2 33,", "7% 2,93 2 33,"))["tax"] is None
+
+
+def test_a_tax_year_after_fuer_with_the_umlaut_spelt_out():
+    from leadflow.extractor.fields.tax import parse_assessment_text
+    title = "BESCHEID FUER 2024 UEBER EINKOMMENSTEUER UND SOLIDARITAETSZUSCHLAG"
+    assert parse_assessment_text(title)["tax_year"] == 2024
+    assert parse_assessment_text("Einkommensteuerbescheid fuer das Jahr 2025")["tax_year"] == 2025

@@ -163,7 +163,7 @@ def parse_certificate(reading) -> FieldsRead:
 
 
 def parse_assessment_text(text: str) -> dict:
-    year = re.search(r"bescheid\s+f(?:ü|ii|u)r\s+(\d{4})|(?:veranlagungs|steuer)jahr:?\s+(\d{4})|für\s+das\s+jahr\s+(\d{4})",
+    year = re.search(r"bescheid\s+f(?:ü|ii|ue|u)r\s+(\d{4})|(?:veranlagungs|steuer)jahr:?\s+(\d{4})|f(?:ü|ue|u)r\s+das\s+jahr\s+(\d{4})",
                      text, re.IGNORECASE)
     number = p.after_label(text, r"steuernummer:?|st\.-?nr\.?:?", _tax_number)
     office = TAX_OFFICE.search(text)
@@ -262,9 +262,9 @@ def _titled_year(text: str) -> int | None:
 
 
 TITLE_LINES = 6
-NOTICE_YEAR = re.compile(r"steuer\s?-?\s?bescheid\s+(?:f(?:ü|ii|u)r\s+)?(?:das\s+)?(?:jahr\s+)?((?:19|20)\d{2})\b(?![.,]\d)",
+NOTICE_YEAR = re.compile(r"steuer\s?-?\s?bescheid\s+(?:f(?:ü|ii|ue|u)r\s+)?(?:das\s+)?(?:jahr\s+)?((?:19|20)\d{2})\b(?![.,]\d)",
                          re.IGNORECASE)
-TITLED_YEAR = re.compile(r"\beinkommensteuer(?:bescheid)?\s+(?:für\s+)?((?:19|20)\d{2})\b(?![.,]\d)", re.IGNORECASE)
+TITLED_YEAR = re.compile(r"\beinkommensteuer(?:bescheid)?\s+(?:f(?:ü|ue|u)r\s+)?((?:19|20)\d{2})\b(?![.,]\d)", re.IGNORECASE)
 
 
 def _advance_schedule(layout) -> dict[str, set[str]]:
