@@ -34,7 +34,8 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"\bpay\s?slip\b|\bpayslip\b|\bsalary statement\b|\bearnings statement\b|\bpay stub\b"
          r"|\b(?:pay|payroll|remuneration|wage) statement\b|\bstatement of earnings\b|\b(?:wage|salary) slip\b"
          r"|\bpay advice\b", 4),
-        (r"netto-?\s?(?:verdienst|bezüge|lohn|gehalt|entgelt)\b|\bnet (?:pay|income|salary|wages|earnings)\b", 2),
+        (r"netto-?\s?(?:verdienst|bezüge|lohn|gehalt|entgelt)\b|\bnet (?:pay|income|salary|wages|earnings)\b"
+         r"|\btake-?\s?home pay\b", 2),
         (r"auszahlungsbetrag|überweisungsbetrag", 1.5),
         (r"gesamt-?brutto|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b|\bgross (?:pay|earnings|salary|wages)\b"
          r"|\btotal gross\b", 1.5),
@@ -97,6 +98,12 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"ausdruck der elektronischen", 1.5),
         (r"bescheinigungszeitraum|\bcertificate period\b", 2),
         (r"\b(wage|income) tax withheld\b|\bgross wages\b", 1.5),
+        # The certificate's numbered lines in the form's own words (lines 22-25): a payslip names
+        # the same contributions in short ("RV-Beitrag AN"), not so.
+        (r"arbeitnehmeranteil zur gesetzlichen rentenversicherung|arbeitnehmerbeiträge zur (gesetzlichen )?"
+         r"(kranken|pflege|arbeitslosen)versicherung|arbeitgeberanteil zur gesetzlichen rentenversicherung", 2),
+        # The certificate's period: a whole calendar year (or the part of it the job lasted).
+        (r"\b01\.01\.(20\d\d)\s*(?:-|–|bis)\s*31\.12\.\1\b", 1.5),
     ],
     "employment_contract": [
         (r"arbeitsvertrag|anstellungsvertrag|dienstvertrag|\bemployment (contract|agreement)\b"

@@ -128,3 +128,20 @@ def test_a_tax_year_after_fuer_with_the_umlaut_spelt_out():
     title = "BESCHEID FUER 2024 UEBER EINKOMMENSTEUER UND SOLIDARITAETSZUSCHLAG"
     assert parse_assessment_text(title)["tax_year"] == 2024
     assert parse_assessment_text("Einkommensteuerbescheid fuer das Jahr 2025")["tax_year"] == 2025
+
+
+def test_the_name_before_the_foots_registry_words_is_the_issuer_and_the_payment_lines_bank_never_is():
+    fields = invoice_of((60, 40, "Architekturbüro Linde & Partner"), (60, 80, "Ms"), (60, 92, "Amara Nwosu"),
+                        (60, 104, "Goethestraße 9"), (60, 116, "01067 Dresden"), (330, 80, "Invoice no."),
+                        (330, 92, "83249"), (60, 160, "INVOICE"), (60, 200, "Total"), (400, 200, "6307.67"),
+                        (60, 700, "Architekturbüro Linde & Partner · Sitz Berlin · Amtsgericht Frankfurt am Main HRB 2"),
+                        (60, 712, "Geschäftsführung: Sofia Rossi · USt-IdNr. DE513739550"),
+                        (60, 724, "Bayerische Handelsbank AG · IBAN DE08 7002 0270 6042 9428 57 · BIC BYHADEMMXXX"))
+    assert fields["issuer"] == "Architekturbüro Linde & Partner"
+
+
+def test_a_wage_tax_certificate_whose_title_ocr_lost_is_told_by_its_form_lines_and_its_year_long_period():
+    text = ("ZEITRAUM\n01.01.2025 - 31.12.2025\nLOHNSTEUER\n10.972,80\nSOLIDARITÄTSZUSCHLAG\n0,00\n"
+            "ARBEITNEHMERANTEIL ZUR GESETZLICHEN RENTENVERSICHERUNG\n5.314,92\n"
+            "ARBEITNEHMERBEITRÄGE ZUR GESETZLICHEN KRANKENVERSICHERUNG\n5.000,64\n")
+    assert classify.classify(text)[0] == "wage_tax_certificate"

@@ -169,8 +169,12 @@ def parse(reading) -> FieldsRead:
                 "legal name", candidate.page)
         f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
+    f.offer("issuer", _registered_name(text), STRUCTURE, "registered office")
     for candidate in f.candidates["issuer"]:
         candidate.value = _without_edge_marks(str(candidate.value))
+    # The bank a bill names for payment ("Bayerische Handelsbank AG · IBAN ...") is not who bills.
+    banks = _banks(text)
+    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in banks]
     # A name after a salutation ("Herrn Tomás Novák", "HERRN ...") is the addressee, never who bills.
     f.candidates["issuer"] = [c for c in f.candidates["issuer"]
                               if c.value not in customers and not SALUTATION.match(str(c.value).strip())]
@@ -439,6 +443,42 @@ def _letterhead_name(raw: str) -> str | None:
     if 1 <= len(words) <= 6 and not re.search(r"\d|@", raw) and words[0][:1].isupper():
         return " ".join(words)
     return None
+
+
+# The foot's legal line: the firm's name, then where it is registered and who runs it.
+REGISTRY_WORDS = re.compile(r"^(?:sitz\b|registered office|amtsgericht|registergericht|handelsregister|hrb?\s?\d"
+                            r"|geschäftsführ|managing director|ust-?id|vat (?:no|id))", re.IGNORECASE)
+FOOT_SEPARATOR = re.compile(r"\s+[·•|]\s+|\s+[-–—:]\s+")
+PAYMENT_LINE = re.compile(r"\biban\b|\bbic\b|\bswift\b|bankverbindung|\bbank details\b|\bkonto\b|\bblz\b",
+                          re.IGNORECASE)
+
+
+def _registered_name(text: str) -> str | None:
+    """The name before the foot's registry words ("Architekturbüro Linde & Partner · Sitz Berlin ·
+    Amtsgericht ..."): the issuer's own, also when its letterhead is a logo or shows no legal form."""
+    for line in p.lines(text):
+        parts = [part.strip() for part in FOOT_SEPARATOR.split(line.strip()) if part.strip()]
+        for name, following in zip(parts, parts[1:]):
+            if (REGISTRY_WORDS.match(following) and not re.search(r"\d|@|:", name) and 1 <= len(name.split()) <= 6
+                    and not REGISTRY_WORDS.match(name) and len(re.findall(r"[^\W\d_]", name)) >= 3):
+                return name
+    return None
+
+
+def _banks(text: str) -> set[str]:
+    """A bank's name on a payment line (one with an IBAN or BIC); the firm's own name on that line
+    is not one ("Malerbetrieb Müller · IBAN ...")."""
+    names = set()
+    for line in p.lines(text):
+        if PAYMENT_LINE.search(line):
+            for part in FOOT_SEPARATOR.split(line.strip()):
+                part = part.strip()
+                if BANK_WORD.search(part) and not PAYMENT_LINE.search(part):
+                    names.update((part, p.company_name(part) or part))
+    return names
+
+
+BANK_WORD = re.compile(r"bank\b|bank\s|sparkasse|volksbank|raiffeisen|postbank|\bbanco\b|\bbanque\b", re.IGNORECASE)
 
 
 # A photographed page's edge, its shadow or a hole punch read as a mark or a letter beside a line.
