@@ -167,9 +167,14 @@ def _fits(line: str, width: int) -> bool:
     return abs(len(line) - width) <= 2 or (line.endswith("<<") and width - 14 <= len(line) < width)
 
 
+EDGE_MARK = re.compile(r"(?<=<)\s+[^\w\s<«]{1,3}$|^[^\w\s<«]{1,3}\s+(?=[A-Z0-9<])")
+
+
 def clean(raw: str) -> str:
     """Undo common OCR slips: spaces inside the zone, '«' for '<<', lower-case letters for '<'."""
-    line = raw.strip().replace(" ", "").replace("«", "<<")
+    # A mark standing apart beyond the fillers (" )", " >", "| "): the card's edge or a shadow, outside
+    # the zone; inside the line it would become a filler and make the names line too long.
+    line = EDGE_MARK.sub("", raw.strip()).replace(" ", "").replace("«", "<<")
     if "<<" in line:
         # Fillers read as fillers mark a zone line, which holds only A-Z, 0-9 and '<': OCR's
         # stray '&', ',' or ':' there is a misread filler too. (Ordinary text has no '<<'.)
@@ -200,7 +205,7 @@ def _repair(block: list[str], width: int, fmt: str) -> MRZ | None:
 # cards use): what a character read may have been printed as. Pairs whose ICAO values are equal
 # mod 10 (0/U, 1/L, 6/G, 8/S, 5/Z) stand here too: a check digit cannot tell them apart, so a
 # repair that could as well have chosen the other one is no repair (see `_look_alike_repair`).
-MISREAD_AS = {"0": "ODQU", "O": "0DQU", "D": "0O", "Q": "0O", "U": "0O", "1": "IL", "I": "1L", "L": "1I",
+MISREAD_AS = {"0": "ODQU", "O": "0DQU", "D": "0O", "Q": "0O", "U": "0OJ", "1": "IL", "I": "1L", "L": "1I",
               "2": "Z", "Z": "25", "5": "SZ", "S": "58", "8": "BS", "B": "8", "6": "G", "G": "6", "4": "A", "A": "4"}
 DIGITS = frozenset("0123456789")
 ALPHANUMERIC = DIGITS | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -215,7 +220,8 @@ MAX_COMBINATIONS = 64  # combinations of candidate characters tried for one zone
 
 def _number_alphabet(lines: list[str]) -> frozenset:
     head = lines[0]
-    if head[:1] in "PI" and head[2:5] in ("D<<", "D"):
+    # The electronic residence permit (eAT, code AR) comes from the same press and is numbered alike.
+    if head[:1] in "PIA" and head[2:5] in ("D<<", "D"):
         return GERMAN_NUMBERS
     return ALPHANUMERIC
 

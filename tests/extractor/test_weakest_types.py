@@ -145,3 +145,31 @@ def test_a_wage_tax_certificate_whose_title_ocr_lost_is_told_by_its_form_lines_a
             "ARBEITNEHMERANTEIL ZUR GESETZLICHEN RENTENVERSICHERUNG\n5.314,92\n"
             "ARBEITNEHMERBEITRÄGE ZUR GESETZLICHEN KRANKENVERSICHERUNG\n5.000,64\n")
     assert classify.classify(text)[0] == "wage_tax_certificate"
+
+
+# --- identity papers -------------------------------------------------------------------------------
+
+def _permit_zone(number: str, names: str) -> list[str]:
+    from leadflow.extractor.mrz import check_digit
+    first = f"ARD<<{number}{check_digit(number)}"
+    first += "<" * (30 - len(first))
+    birth, expiry = "8010018", "2806170"
+    second = f"{birth}M{expiry}VNM" + "<" * 11
+    composite = check_digit(first[5:30] + second[0:7] + second[8:15] + second[18:29])
+    return [first, second + composite, (names + "<" * 30)[:30]]
+
+
+def test_a_mark_beside_the_names_line_is_the_cards_edge_and_leaves_the_names_sure():
+    from leadflow.extractor.fields.id_document import read
+    zone = _permit_zone("VY1FJ9X2H", "DOS<SANTOS<<GABRIELA")
+    found = read("\n".join(zone[:2] + [zone[2] + " )"]))
+    assert (found.fields["surname"], found.fields["mrz_valid"]) == ("DOS SANTOS", True)
+    assert found.confidence["surname"] >= 0.5
+
+
+def test_a_german_permits_number_with_a_letter_its_alphabet_lacks_is_put_right_by_its_check_digits():
+    from leadflow.extractor.fields.id_document import read
+    zone = _permit_zone("VY1FJ9X2H", "NGUYEN<<LAN")
+    misread = [zone[0].replace("VY1FJ9X2H", "VY1FU9X2H")] + zone[1:]
+    found = read("\n".join(misread))
+    assert (found.fields["document_number"], found.fields["mrz_valid"]) == ("VY1FJ9X2H", True)
