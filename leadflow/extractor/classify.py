@@ -37,8 +37,11 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"netto-?\s?(?:verdienst|bezüge|lohn|gehalt|entgelt)\b|\bnet (?:pay|income|salary|wages|earnings)\b"
          r"|\btake-?\s?home pay\b", 2),
         (r"auszahlungsbetrag|überweisungsbetrag", 1.5),
-        (r"gesamt-?brutto|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt)\b|\bgross (?:pay|earnings|salary|wages)\b"
-         r"|\btotal gross\b", 1.5),
+        (r"gesamt-?brutto|brutto-?\s?(?:bezüge|verdienst|lohn|gehalt|entgelt|gesamt)\b"
+         r"|\bgross (?:pay|earnings|salary|wages)\b|\btotal gross\b", 1.5),
+        # The running totals of the year a payslip carries, and wage tax "laufend" against one-off pay.
+        (r"\bjahreswerte\b|\bkumulierte werte\b|\bjahressummen\b|\byear[- ]to[- ]date\b|\bytd\b"
+         r"|lohnsteuer\s?(?:lfd|laufend)", 1),
         (r"steuer-?brutto|[kr]v-brutto|sv-brutto", 1.5),
         (r"abrechnungsmonat|abrechnungszeitraum|\babr\.?\s?-?\s?(?:monat|zeitraum)|\bpay(?:roll)? period\b"
          r"|\bpay date\b", 1),

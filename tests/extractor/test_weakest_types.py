@@ -173,3 +173,12 @@ def test_a_german_permits_number_with_a_letter_its_alphabet_lacks_is_put_right_b
     misread = [zone[0].replace("VY1FJ9X2H", "VY1FU9X2H")] + zone[1:]
     found = read("\n".join(misread))
     assert (found.fields["document_number"], found.fields["mrz_valid"]) == ("VY1FJ9X2H", True)
+
+
+def test_a_payslips_later_page_with_the_years_running_totals_is_a_payslip():
+    page = ("JAHRESWERTE\n\nBRUTTO GESAMT  72.137,90\nLOHNSTEUER LFD.  16.065,10\nNET SALARY  40.125,20\n"
+            "Diese Abrechnung wurde maschinell erstellt und ist ohne Unterschrift gültig.\n\n"
+            "  Donauwelle Media GmbH · Sitz Mainz · Amtsgericht Berlin-Charlottenburg HRB 92442\n"
+            "  Geschäftsführung: Anna Kowalska · USt-IdNr. DE662788581\n"
+            "  Digitalbank Berlin AG · IBAN DE48 1001 1001 8896 1290 07 · BIC DIBEDEB2XXX\n\n  Seite 2\n")
+    assert classify.classify(page)[0] == "payslip"
