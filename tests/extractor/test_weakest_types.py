@@ -182,3 +182,10 @@ def test_a_payslips_later_page_with_the_years_running_totals_is_a_payslip():
             "  Geschäftsführung: Anna Kowalska · USt-IdNr. DE662788581\n"
             "  Digitalbank Berlin AG · IBAN DE48 1001 1001 8896 1290 07 · BIC DIBEDEB2XXX\n\n  Seite 2\n")
     assert classify.classify(page)[0] == "payslip"
+
+
+def test_logo_debris_above_the_letterhead_is_no_issuer():
+    from leadflow.extractor.fields.invoice import _first_line
+    assert _first_line("RE ET SC. nn\n| ur | Malerbetrieb Farbenfroh E\nRosenheimer Straße 111") == \
+        "Malerbetrieb Farbenfroh"
+    assert _first_line("Malerbetrieb Farbenfroh  Tel. 0221 123456") == "Malerbetrieb Farbenfroh"

@@ -500,9 +500,13 @@ MISREAD_U = re.compile(r"(?<=[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z])ii(?=[b-df-hj-np-t
 def _first_line(text: str) -> str | None:
     """The letterhead's first words; OCR debris of a logo (one or two letters) is skipped."""
     for line in p.lines(text)[:5]:
-        segment = p.segments(line)[0] if p.segments(line) else ""
-        # A heading is no name, nor is a label ("Guest Name:").
-        if (len(re.findall(r"[A-Za-zÄÖÜäöüß]", segment)) >= 3 and not DOCUMENT_TITLE.match(segment)
+        # The first segment with a word: a photo's edge reads as marks and letters in columns of
+        # their own beside the name ("| ur | Malerbetrieb Farbenfroh E").
+        segments = p.segments(line)
+        segment = next((part for part in segments if re.search(r"[A-Za-zÄÖÜäöüß]{3,}", part)), "")
+        # A heading is no name, nor is a label ("Guest Name:"), nor logo debris without one word
+        # of three letters ("RE ET SC. nn").
+        if (re.search(r"[A-Za-zÄÖÜäöüß]{3,}", segment) and not DOCUMENT_TITLE.match(segment)
                 and not segment.endswith(":")):
-            return segment
+            return _without_edge_marks(re.sub(r"(?:\s+[A-Z])+$", "", segment)) if len(segments) > 1 else segment
     return None
