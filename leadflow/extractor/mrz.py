@@ -112,6 +112,10 @@ def _best_zone(raws: list[str]) -> tuple[tuple | None, list]:
                     reads.append(parsed)
                 if parsed and not parsed.valid:
                     parsed = _repair(block, width, fmt) or _look_alike_repair(fitted, fmt) or parsed
+                elif parsed and _outside_alphabet(fitted, fmt):
+                    # Passing as read, yet with a letter its state's numbers never carry: "KW35YROOL"
+                    # passes as "KW35YR00L" does (O and 0 at weights 7 and 3 sum alike mod 10).
+                    parsed = _look_alike_repair(fitted, fmt) or parsed
                 if parsed:
                     name_line = block[2] if fmt == "TD1" else block[0]
                     # A name line longer than its format, or short without ending in fillers,
@@ -218,6 +222,13 @@ NUMBER_SPAN = {"TD1": (0, 5, 14), "TD2": (1, 0, 9), "TD3": (1, 0, 9)}
 MAX_COMBINATIONS = 64  # combinations of candidate characters tried for one zone, at most
 
 
+def _outside_alphabet(lines: list[str], fmt: str) -> bool:
+    """Whether the document number holds a character its state's alphabet lacks."""
+    index, start, end = NUMBER_SPAN[fmt]
+    alphabet = _number_alphabet(lines)
+    return any(char not in alphabet and char != "<" for char in lines[index][start:end])
+
+
 def _number_alphabet(lines: list[str]) -> frozenset:
     head = lines[0]
     # The electronic residence permit (eAT, code AR) comes from the same press and is numbered alike.
@@ -316,6 +327,9 @@ def _with_other_reads(best: MRZ, reads: list[MRZ], printed: list[str] = ()) -> M
         lines[index] = lines[index][:start] + word + lines[index][end:]
         same.append(lines)
     options = [sorted({lines[index][p] for lines in same}) for p in range(start, end + 1)]
+    # A reading with a letter the state's numbers never carry is no option beside one that fits.
+    alphabet = _number_alphabet(list(best.lines)) | {"<"}
+    options[:-1] = [[c for c in chars if c in alphabet] or chars for chars in options[:-1]]
     if all(len(chars) == 1 for chars in options):
         return best
     if math.prod(map(len, options)) > MAX_COMBINATIONS:

@@ -189,3 +189,13 @@ def test_logo_debris_above_the_letterhead_is_no_issuer():
     assert _first_line("RE ET SC. nn\n| ur | Malerbetrieb Farbenfroh E\nRosenheimer Straße 111") == \
         "Malerbetrieb Farbenfroh"
     assert _first_line("Malerbetrieb Farbenfroh  Tel. 0221 123456") == "Malerbetrieb Farbenfroh"
+
+
+def test_a_german_number_read_with_letters_its_alphabet_lacks_is_put_right_even_when_it_passes_as_read():
+    from leadflow.extractor.fields.id_document import read
+    zone = _permit_zone("KW35YR00L", "NGUYEN<<LAN")
+    misread = [zone[0].replace("KW35YR00L", "KW35YROOL")] + zone[1:]
+    found = read("\n".join(misread))
+    assert (found.fields["document_number"], found.fields["mrz_valid"]) == ("KW35YR00L", True)
+    # The page read twice, once right and once with the letters: still the one number.
+    assert read("\n".join(misread + [""] + zone)).fields["document_number"] == "KW35YR00L"
