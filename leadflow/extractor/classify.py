@@ -81,6 +81,9 @@ KEYWORDS: dict[str, list[tuple[str, float]]] = {
         (r"summe der einkünfte|gesamtbetrag der einkünfte", 1),
         (r"rechtsbehelfsbelehrung|einspruch", 1),
         (r"erstattungsbetrag|nachzahlung|\brefund\b", 0.5),
+        # The office's own file number and its letter's words to the taxpayer's return.
+        (r"\bst\.?\s?-?nr\b|\bsteuer-?nummer\b|\btax (?:number|reference)\b", 1),
+        (r"ihre?r? (?:steuer)?erklärung|\berläuterungen\b|\byour (?:tax )?return\b", 1),
         # A later page photographed alone has no title: its computation and its settlement say what
         # it is (what was withheld from wages is set off, what remains is paid or refunded).
         (r"steuerabzug vom (arbeits)?lohn|verbleibende (beträge|steuer|einkommensteuer)|anzurechnende (lohnsteuer|steuer)"
@@ -244,6 +247,7 @@ AMOUNT_AT_END = re.compile(rf"{AMOUNT}\s*(?:[A-Z]|EUR|€)?\s*$")
 TIME_STAMP = re.compile(r"\b(?:\d{1,2}\.\d{1,2}\.\d{2,4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{2,4})"
                         r"[ ,]+(?:um\s)?\d{1,2}:\d{2}(?::\d{2})?\b")
 TIME_WEIGHT = 1.0
+STAMPED_SLIP_WEIGHT = 1.5
 # An itemised table's header: what, how many or at what rate, and the line amount.
 ITEM_HEADER = re.compile(r"\b(?:description|beschreibung|bezeichnung|leistung|artikel|item|position|pos\.?)\b"
                          r".*\b(?:qty|quantity|menge|anzahl|rate|unit price|einzelpreis|e-?preis|price|preis|stk)\b"
@@ -330,13 +334,18 @@ def _weigh_structure(text: str, scores: dict[str, float]) -> None:
         scores["bank_statement"] += BOOKINGS_WEIGHT
         if sum(1 for line in bookings if SIGNED.search(line)) >= 3:
             scores["bank_statement"] += SIGNED_WEIGHT
+    slip = False
     if len(lines) >= 6:
         narrow = sum(1 for line in lines if len(line) <= SLIP_LINE_CHARS)
         priced = sum(1 for line in lines if AMOUNT_AT_END.search(line))
-        if narrow >= 0.95 * len(lines) and priced >= 4:
+        slip = narrow >= 0.95 * len(lines) and priced >= 4
+        if slip:
             scores["receipt"] += SLIP_WEIGHT
     if TIME_STAMP.search(text):
         scores["receipt"] += TIME_WEIGHT
+        if slip:
+            # A slip stamped with the minute of sale: a till's, even when OCR lost its words.
+            scores["receipt"] += STAMPED_SLIP_WEIGHT
     # OCR of a scan may give each column of the header a line of its own: a few lines read together.
     windows = (" ".join(lines[i:i + ITEM_HEADER_LINES]) for i in range(len(lines)))
     if any(ITEM_HEADER.search(line) for line in lines) or any(

@@ -199,3 +199,17 @@ def test_a_german_number_read_with_letters_its_alphabet_lacks_is_put_right_even_
     assert (found.fields["document_number"], found.fields["mrz_valid"]) == ("KW35YR00L", True)
     # The page read twice, once right and once with the letters: still the one number.
     assert read("\n".join(misread + [""] + zone)).fields["document_number"] == "KW35YR00L"
+
+
+def test_a_slip_stamped_with_the_minute_of_sale_is_a_receipt_when_ocr_lost_its_words():
+    slip = ("Frischmarkt Sonnenhof GmbH\nRosenheimer Straße 107\n76133 Karlsruhe\n01.02.2026 20:16\n"
+            "Eier Freiland 10st 20,27\nToilettenpapier 27,86\n3 0.16.18\nZahnpasta 48,54\nApfelsaft 13,02\n"
+            "3% 15,50.\nSpülmittel 46,50\nTomaten Rispe 29,62\n----. Ve ee ee ee ee ce\non 185,81\n")
+    assert classify.classify(slip)[0] == "receipt"
+
+
+def test_a_tax_assessments_cover_page_read_in_pieces_still_says_what_it_is():
+    page = ("STNR\n194/621/30239\nAUSGESTELLT AM\n2025-06-14\nberücksichtigt Ihre Erklärung. Bitte beachten Sie "
+            "die Erläuterungen.\ninden Sie auf der folgenden Seite.\n= 2 Uhr + Nordbank Direkt AG\n"
+            "Finanzamt Düsseldorf-Süd - Servicezeiten Mo-Fr 8-12 Uhr - Nordbank Direkt AG\n")
+    assert classify.classify(page)[0] == "tax_assessment"
