@@ -213,3 +213,11 @@ def test_a_tax_assessments_cover_page_read_in_pieces_still_says_what_it_is():
             "die Erläuterungen.\ninden Sie auf der folgenden Seite.\n= 2 Uhr + Nordbank Direkt AG\n"
             "Finanzamt Düsseldorf-Süd - Servicezeiten Mo-Fr 8-12 Uhr - Nordbank Direkt AG\n")
     assert classify.classify(page)[0] == "tax_assessment"
+
+
+def test_a_date_below_another_dates_label_is_not_the_invoices_and_a_date_is_no_invoice_number():
+    from leadflow.extractor.fields.invoice import _first_date, _identifier
+    assert _first_date("[ Beleg. Leistungsdatum\nEe 06/07/2026.\nRechnungsdatum | Kundennummer\n200720262 U") is None
+    assert _first_date("Rechnung\n06/07/2026") == "2026-07-06"
+    assert _identifier(" 03/08/2026") is None and _identifier("20.9.26") is None
+    assert _identifier("RE-2026-7097") == "RE-2026-7097"

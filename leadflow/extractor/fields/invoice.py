@@ -206,7 +206,10 @@ def _identifier(raw: str) -> str | None:
     if grouped:
         return grouped.group(1)
     m = re.search(r"[A-Za-z0-9][A-Za-z0-9/_.\-]*\d[A-Za-z0-9/_.\-]*", raw)
-    return m.group(0).rstrip(".") if m else None
+    # A date is no invoice number: a label whose own value OCR lost reaches the due date below it.
+    if not m or p.iso_date(m.group(0)) or SHORT_DATE.fullmatch(m.group(0).rstrip(".")):
+        return None
+    return m.group(0).rstrip(".")
 
 
 def _figure(raw: str) -> str | None:
@@ -365,13 +368,16 @@ def _letter_date(text: str) -> str | None:
 
 def _first_date(text: str) -> str | None:
     """The first date that no other date's label names (a letter's "Köln, den 24.09.2026" is one)."""
-    for line in p.lines(text):
+    lines = p.lines(text)
+    for number, line in enumerate(lines):
         columns = p.segments(line)
         for index, column in enumerate(columns):
             value = p.iso_date(column)
             if value is None:
                 continue
             label = column + " " + (columns[index - 1] if index else "")
+            if not re.search(r"[A-Za-zÄÖÜäöüß]{3}", label) and number:
+                label += " " + lines[number - 1]  # the value below its label
             if not OTHER_DATE.search(label):
                 return value
     return None
