@@ -6,7 +6,8 @@ year in a later page's title; and the classifier on a voucher number, a header s
 zone line with a stray mark, payroll words with punctuation between them."""
 from leadflow.extractor import classify
 from leadflow.extractor.fields import read_fields
-from leadflow.extractor.fields.invoice import _vat_inside, _without_edge_marks
+from leadflow.extractor.fields.invoice import _vat_inside
+from leadflow.extractor.fields.issuer import first_line, without_edge_marks
 from leadflow.extractor.fields.receipt import parse_fields as receipt_fields
 from leadflow.extractor.fields.tax import _office, _titled_year
 from leadflow.extractor.reading import read_document
@@ -49,10 +50,10 @@ def test_the_total_is_recognised_by_the_vat_inside_it_when_ocr_garbled_its_label
 
 
 def test_a_photographed_pages_edge_beside_the_issuers_name_is_not_part_of_it():
-    assert _without_edge_marks("a Kiichenstudio Schneider -") == "Küchenstudio Schneider"
-    assert _without_edge_marks("“ Malerbetrieb Farbenfroh a") == "Malerbetrieb Farbenfroh"
+    assert without_edge_marks("a Kiichenstudio Schneider -") == "Küchenstudio Schneider"
+    assert without_edge_marks("“ Malerbetrieb Farbenfroh a") == "Malerbetrieb Farbenfroh"
     for name in ("Rahul & Co", "Müller GmbH & Co. KG", "A. Berger Bau", "A Bau GmbH", "Hawaii Surf Shop"):
-        assert _without_edge_marks(name) == name
+        assert without_edge_marks(name) == name
 
 
 # --- receipts --------------------------------------------------------------------------------------
@@ -185,10 +186,9 @@ def test_a_payslips_later_page_with_the_years_running_totals_is_a_payslip():
 
 
 def test_logo_debris_above_the_letterhead_is_no_issuer():
-    from leadflow.extractor.fields.invoice import _first_line
-    assert _first_line("RE ET SC. nn\n| ur | Malerbetrieb Farbenfroh E\nRosenheimer Straße 111") == \
+    assert first_line("RE ET SC. nn\n| ur | Malerbetrieb Farbenfroh E\nRosenheimer Straße 111") == \
         "Malerbetrieb Farbenfroh"
-    assert _first_line("Malerbetrieb Farbenfroh  Tel. 0221 123456") == "Malerbetrieb Farbenfroh"
+    assert first_line("Malerbetrieb Farbenfroh  Tel. 0221 123456") == "Malerbetrieb Farbenfroh"
 
 
 def test_a_german_number_read_with_letters_its_alphabet_lacks_is_put_right_even_when_it_passes_as_read():

@@ -9,6 +9,9 @@ from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.einvoice import find_invoice_xml, parse_invoice_xml
 from leadflow.extractor.fields.finding import (CEILING, FLAT_LABEL, GUESS, LOOSE, STRUCTURE, Check, FieldsRead,
                                                Findings, label_test, lexicon, plain)
+from leadflow.extractor.fields.issuer import (SALUTATION, address_above, addressed, banks, customer_firms, first_line,
+                                              in_mixed_case, letterhead_name, registered_name, with_legal_form,
+                                              without_edge_marks)
 from leadflow.extractor.fields.types import AMOUNT, CURRENCY, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -82,8 +85,6 @@ CHECKS = (
     Check(("net", "tax", "total"), lambda net, tax, total: abs(Decimal(net) + Decimal(tax) - Decimal(total))
           <= Decimal("0.05")),
 )
-# The addressee block's salutation, in any case ("HERRN" in an upper-case window too).
-SALUTATION = re.compile(p.SALUTATION.pattern, re.IGNORECASE)
 # A rate and the amount it is taken of: "3 % aus 871.000,00 €", "19% auf 38,60", "7 % von EUR 12,00".
 RATE_BASE = re.compile(r"\d{1,2}(?:[,.]\d{1,3})?\s?%\s*(?:(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?\s+)?"
                        r"(?:aus|auf|von|of|on)\s+(?:EUR\s?|€\s?)?"
@@ -121,18 +122,18 @@ def parse(reading) -> FieldsRead:
     for order, hit in enumerate(totals):
         f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
     blocks = layout.address_blocks()
-    customers = _customer_firms(layout, blocks)
+    customers = customer_firms(layout, blocks)
     for order, (line, page, index) in enumerate(blocks):
         # The letterhead's address is the sender's; later blocks are the customer's, and so is one
         # under "Herrn" / "Frau" (a letterhead of a brand word alone leaves the window's block first).
-        sender = (order == 0 and page == blocks[0][1] and index <= 3 and not _addressed(layout, index)
-                  and not _address_above(layout, index))
-        f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
+        sender = (order == 0 and page == blocks[0][1] and index <= 3 and not addressed(layout, index)
+                  and not address_above(layout, index))
+        f.offer("issuer", p.company_name(line) or (letterhead_name(line) if sender else None),
                 STRUCTURE if sender else GUESS - 0.1, "address block", page)
     flat = parse_fields(text)
     f.offer("issuer", p.sender(text) or p.comma_sender(text), STRUCTURE)
     f.offer("issuer", p.company(text), GUESS + 0.05)
-    f.offer("issuer", _first_line(text), GUESS - 0.1)
+    f.offer("issuer", first_line(text), GUESS - 0.1)
     for name in ("number", "net", "tax", "total"):
         f.offer(name, flat[name], FLAT_LABEL)
     # Only a labelled date is as sure as a label: the page's first date is a guess (below).
@@ -165,16 +166,16 @@ def parse(reading) -> FieldsRead:
                     candidate.page)
     f.offer("source", "text", CEILING)
     for candidate in list(f.candidates["issuer"]):
-        f.offer("issuer", _with_legal_form(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
+        f.offer("issuer", with_legal_form(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
-        f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
+        f.offer("issuer", in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
-    f.offer("issuer", _registered_name(text), STRUCTURE, "registered office")
+    f.offer("issuer", registered_name(text), STRUCTURE, "registered office")
     for candidate in f.candidates["issuer"]:
-        candidate.value = _without_edge_marks(str(candidate.value))
+        candidate.value = without_edge_marks(str(candidate.value))
     # The bank a bill names for payment ("Bayerische Handelsbank AG · IBAN ...") is not who bills.
-    banks = _banks(text)
-    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in banks]
+    bank_names = banks(text)
+    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in bank_names]
     # A name after a salutation ("Herrn Tomás Novák", "HERRN ...") is the addressee, never who bills.
     f.candidates["issuer"] = [c for c in f.candidates["issuer"]
                               if c.value not in customers and not SALUTATION.match(str(c.value).strip())]
@@ -190,7 +191,7 @@ def parse(reading) -> FieldsRead:
 
 def parse_fields(text: str) -> dict:
     return {
-        "issuer": p.sender(text) or p.company(text) or _first_line(text),
+        "issuer": p.sender(text) or p.company(text) or first_line(text),
         "number": p.after_label(text, NUMBER, _identifier, flags=re.IGNORECASE | re.MULTILINE),
         "date": p.after_label(text, DATE_LABEL, _labelled_date) or _first_date(text),
         "net": p.after_label(text, NET, _figure),
@@ -217,57 +218,6 @@ def _figure(raw: str) -> str | None:
     (3 % aus 871.000,00 €)  26.130,00 €" or "19 % MwSt. auf 1.000,00 €  190,00 €" the base is
     another figure (a purchase price, the net), not the one labelled."""
     return p.money(RATE_BASE.sub(" ", raw))
-
-
-def _with_legal_form(name: str, text: str) -> str | None:
-    """A name without a legal form ("LICHTBLAU ENERGIE", "Stadtwerke Auenfeld": a logo or brand) that
-    the page spells out with one elsewhere ("Lichtblau Energie AG" in the return line or the foot):
-    the legal name."""
-    words = name.split()
-    if p.LEGAL_FORM.search(name) or not 1 < len(words) <= 5:
-        return None
-    pattern = re.compile(r"(?<![\w\-])" + r"\s+".join(map(re.escape, words)) + r"\s+", re.IGNORECASE)
-    for m in pattern.finditer(text):
-        form = p.LEGAL_FORM.match(text, m.end())
-        if form:
-            # The legal name may open with a word the brand leaves out ("Gasthof Zur Alten Mühle OHG").
-            lead = LEADING_WORDS.search(text, 0, m.start())
-            start = lead.start() if lead else m.start()
-            return " ".join(text[start:m.end()].split() + [form.group(0)])
-    # The legal name may add words to the brand: "Parkhotel Seeblick Betriebs GmbH", "Nordstern
-    # Apartments & Suites GmbH", "Hotel Lindenhof am Stadtpark GmbH" (on one line, no figures).
-    for m in pattern.finditer(text):
-        if "\n" in text[m.start():m.end()]:
-            continue
-        more = EXTRA_WORDS.match(text, m.end())
-        form = p.LEGAL_FORM.match(text, more.end()) if more else None
-        if form:
-            return " ".join(text[m.start():more.end()].split() + [form.group(0)])
-    return None
-
-
-# One or two capitalised words that open a line or a segment of the foot ("·", "|") right before a name.
-LEADING_WORDS = re.compile(r"(?:^|(?<=[·|•]\s)|(?<=\n))[ \t]*(?:[A-ZÄÖÜ][\wäöüß\-]+[ \t]+){1,2}\Z", re.MULTILINE)
-EXTRA_WORDS = re.compile(r"(?:(?:&|und|and|am|an\s+der|im|[A-ZÄÖÜ][\wäöüß\-]+)[ \t]+){1,3}(?=" + p.LEGAL_FORM.pattern + ")")
-
-
-def _in_mixed_case(name: str, text: str) -> str | None:
-    """A name printed in capitals in the letterhead ("GROSSHANDEL BRINKMANN GMBH") as the page spells
-    it in mixed case elsewhere, with its full legal form ("Großhandel Brinkmann GmbH & Co. KG")."""
-    if name != name.upper() or not re.search(r"[A-ZÄÖÜ]{2}", name):
-        return None
-    form = p.LEGAL_FORM.search(name)
-    core = name[:form.start()].split() if form and form.start() > 0 else name.split()
-    if not core:
-        return None
-    pattern = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(word).replace("SS", "(?:SS|ß)") for word in core)
-                         + r"\s+", re.IGNORECASE)
-    for m in pattern.finditer(text):
-        found = text[m.start():m.end()]
-        legal = p.LEGAL_FORM.match(text, m.end())
-        if found != found.upper() and legal:
-            return " ".join(found.split() + [legal.group(0)])
-    return None
 
 
 def _labelled_date(raw: str) -> str | None:
@@ -383,40 +333,6 @@ def _first_date(text: str) -> str | None:
     return None
 
 
-def _addressed(layout, index: int) -> bool:
-    """Whether an address block's name line is an addressee's: "Herrn" / "Frau" on it or just above,
-    or two lines above with only debris between (a photo's window edge read as "x > mae")."""
-    above = [index - 1, index]
-    if index >= 2 and not re.search(r"[A-Za-zÄÖÜäöüß]{4,}", layout.lines[index - 1].text):
-        above.insert(0, index - 2)
-    lines = [layout.lines[i].text for i in above if i >= 0]
-    return any(SALUTATION.match(line.strip()) for line in lines)
-
-
-FOR_ATTENTION = re.compile(r"(?:attn\.?|attention|z\.\s?hd\.?|zu\s+händen|c/o)(?:\s|:|$)", re.IGNORECASE)
-
-
-def _address_above(layout, index: int) -> bool:
-    """Whether a postcode and town stand on a line above the block on its page: the letterhead (or a
-    return line) gave the sender's address already, so this block is the customer's."""
-    page = layout.lines[index].page
-    return any(layout.lines[i].page == page and TOWN_ABOVE.search(layout.lines[i].text) for i in range(index))
-
-
-TOWN_ABOVE = re.compile(r"(?<![\d.,])\d{5}\s+[A-ZÄÖÜ][a-zäöüß]{2,}")
-
-
-def _customer_firms(layout, blocks) -> set[str]:
-    """The firm a bill is addressed to "for the attention of" a person: the line above "Attn. Lan
-    Nguyen", "z. Hd. Frau ...", "c/o ..." in an address block is the customer, never the issuer."""
-    firms = set()
-    for line, _, index in blocks:
-        if FOR_ATTENTION.match(line.strip()) and index > 0:
-            above = layout.lines[index - 1].text.strip()
-            firms.update(name for name in (above, p.company_name(above)) if name)
-    return firms
-
-
 def _last_label_value(text: str, label: str) -> str | None:
     """Totals repeat (per page, carried over); the last one stated is the invoice's."""
     pattern = re.compile(label, re.IGNORECASE)
@@ -434,85 +350,3 @@ def _currency(text: str) -> str | None:
     text = SECTION_SIGN.sub(" ", text)
     counts = Counter(CURRENCIES[m.group(1)] for m in CURRENCY_TOKEN.finditer(text))
     return counts.most_common(1)[0][0] if counts else None
-
-
-# A heading says what the paper is, not who sent it ("PAYMENT RECEIPT", "Rechnung").
-DOCUMENT_TITLE = re.compile(r"^(?:(?:tax|sales|payment|cash|proforma|pro-forma|final|commercial)\s+)?"
-                            r"(?:invoice|receipt|bill|rechnung|quittung|kassenbon|beleg|gutschrift|zahlungsbeleg"
-                            r"|schlussrechnung|abschlagsrechnung|factuur|facture|factura)$", re.IGNORECASE)
-
-
-def _letterhead_name(raw: str) -> str | None:
-    words = raw.strip(" |").split()
-    if DOCUMENT_TITLE.match(" ".join(words)) or raw.strip(" |").endswith(":"):
-        return None
-    if 1 <= len(words) <= 6 and not re.search(r"\d|@", raw) and words[0][:1].isupper():
-        return " ".join(words)
-    return None
-
-
-# The foot's legal line: the firm's name, then where it is registered and who runs it.
-REGISTRY_WORDS = re.compile(r"^(?:sitz\b|registered office|amtsgericht|registergericht|handelsregister|hrb?\s?\d"
-                            r"|geschäftsführ|managing director|ust-?id|vat (?:no|id))", re.IGNORECASE)
-FOOT_SEPARATOR = re.compile(r"\s+[·•|]\s+|\s+[-–—:]\s+")
-PAYMENT_LINE = re.compile(r"\biban\b|\bbic\b|\bswift\b|bankverbindung|\bbank details\b|\bkonto\b|\bblz\b",
-                          re.IGNORECASE)
-
-
-def _registered_name(text: str) -> str | None:
-    """The name before the foot's registry words ("Architekturbüro Linde & Partner · Sitz Berlin ·
-    Amtsgericht ..."): the issuer's own, also when its letterhead is a logo or shows no legal form."""
-    for line in p.lines(text):
-        parts = [part.strip() for part in FOOT_SEPARATOR.split(line.strip()) if part.strip()]
-        for name, following in zip(parts, parts[1:]):
-            if (REGISTRY_WORDS.match(following) and not re.search(r"\d|@|:", name) and 1 <= len(name.split()) <= 6
-                    and not REGISTRY_WORDS.match(name) and len(re.findall(r"[^\W\d_]", name)) >= 3):
-                return name
-    return None
-
-
-def _banks(text: str) -> set[str]:
-    """A bank's name on a payment line (one with an IBAN or BIC); the firm's own name on that line
-    is not one ("Malerbetrieb Müller · IBAN ...")."""
-    names = set()
-    for line in p.lines(text):
-        if PAYMENT_LINE.search(line):
-            for part in FOOT_SEPARATOR.split(line.strip()):
-                part = part.strip()
-                if BANK_WORD.search(part) and not PAYMENT_LINE.search(part):
-                    names.update((part, p.company_name(part) or part))
-    return names
-
-
-BANK_WORD = re.compile(r"bank\b|bank\s|sparkasse|volksbank|raiffeisen|postbank|\bbanco\b|\bbanque\b", re.IGNORECASE)
-
-
-# A photographed page's edge, its shadow or a hole punch read as a mark or a letter beside a line.
-EDGE_MARKS = re.compile(r"^(?:[^\w\s]+\s+|[a-z0-9]\s+(?=\w{2}))+|(?:\s+[^\w\s&.)]+|\s+[a-z0-9])+$")
-
-
-def _without_edge_marks(name: str) -> str:
-    """"a Küchenstudio Schneider -" as "Küchenstudio Schneider": a lone small letter, digit or mark at
-    either end of a name is the paper's edge, not part of the name ("Rahul & Co" keeps its ampersand,
-    "A. Berger Bau" its initial)."""
-    name = EDGE_MARKS.sub("", name).strip() or name
-    # OCR reads a small ü as "ii" ("Kiichenstudio"); between consonants no German or English name has it.
-    return MISREAD_U.sub("ü", name)
-
-
-MISREAD_U = re.compile(r"(?<=[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z])ii(?=[b-df-hj-np-tv-z])")
-
-
-def _first_line(text: str) -> str | None:
-    """The letterhead's first words; OCR debris of a logo (one or two letters) is skipped."""
-    for line in p.lines(text)[:5]:
-        # The first segment with a word: a photo's edge reads as marks and letters in columns of
-        # their own beside the name ("| ur | Malerbetrieb Farbenfroh E").
-        segments = p.segments(line)
-        segment = next((part for part in segments if re.search(r"[A-Za-zÄÖÜäöüß]{3,}", part)), "")
-        # A heading is no name, nor is a label ("Guest Name:"), nor logo debris without one word
-        # of three letters ("RE ET SC. nn").
-        if (re.search(r"[A-Za-zÄÖÜäöüß]{3,}", segment) and not DOCUMENT_TITLE.match(segment)
-                and not segment.endswith(":")):
-            return _without_edge_marks(re.sub(r"(?:\s+[A-Z])+$", "", segment)) if len(segments) > 1 else segment
-    return None
