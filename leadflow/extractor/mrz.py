@@ -189,7 +189,10 @@ def clean(raw: str) -> str:
 
 def _repair(block: list[str], width: int, fmt: str) -> MRZ | None:
     """OCR may add or drop one character in a line; try each single deletion or filler insertion
-    and keep one only if every check digit then passes (a wrong repair almost never does)."""
+    and keep one only if every check digit then passes, and no other repair of the zone passes
+    with other values: with thirty places to try, a wrong one passes now and then ("TSAYF5STN3"
+    with either S dropped), and then the check digits cannot say which is the number."""
+    passing = {}
     for index, line in enumerate(block):
         if len(line) == width + 1:
             variants = (line[:i] + line[i + 1:] for i in range(len(line)))
@@ -201,8 +204,8 @@ def _repair(block: list[str], width: int, fmt: str) -> MRZ | None:
             lines = [fit(v, width) for v in block[:index] + [variant] + block[index + 1:]]
             parsed = parse_mrz(lines, fmt)
             if parsed and parsed.valid:
-                return parsed
-    return None
+                passing.setdefault((parsed.document_number, parsed.birth_date, parsed.expiry_date), parsed)
+    return next(iter(passing.values())) if len(passing) == 1 else None
 
 
 # OCR's look-alikes in a zone's monospace print (OCR-B, and the DejaVu and Courier faces cheaper

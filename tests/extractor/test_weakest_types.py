@@ -221,3 +221,17 @@ def test_a_date_below_another_dates_label_is_not_the_invoices_and_a_date_is_no_i
     assert _first_date("Rechnung\n06/07/2026") == "2026-07-06"
     assert _identifier(" 03/08/2026") is None and _identifier("20.9.26") is None
     assert _identifier("RE-2026-7097") == "RE-2026-7097"
+
+
+def test_a_zone_line_with_a_letter_too_many_is_not_mended_when_two_deletions_pass_with_other_numbers():
+    from leadflow.extractor.fields.id_document import read
+    from leadflow.extractor.mrz import check_digit
+    number, optional = "TSAYF5TN3", "0266937163"
+    first = f"I<NLD{number}{check_digit(number)}{optional}" + "<" * 5
+    second = "7311213F2807144NLD<<<<<<<<<<<"
+    second += check_digit(first[5:30] + second[0:7] + second[8:15] + second[18:29])
+    zone = [first[:30], second, "BAKKER<<SANNE<<<<<<<<<<<<<<<<<"]
+    assert read("\n".join(zone)).fields["document_number"] == number
+    extra = zone[0][:11] + "S" + zone[0][11:]  # "TSAYF5STN3...": a letter read twice, as a scan read it
+    fields = read("\n".join([extra] + zone[1:])).fields
+    assert fields["document_number"] in (number, None)  # the number, or unread: never another that passes
