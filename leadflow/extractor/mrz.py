@@ -97,8 +97,9 @@ def find_mrz(text: str) -> MRZ | None:
 def _best_zone(raws: list[str]) -> tuple[tuple | None, list]:
     """(rank, zone) of the zone passing most checks with the least padding, the last on the page first,
     and every zone as read."""
-    lines = [clean(raw) for raw in raws]
-    lines = [line for line in lines if CANDIDATE.match(line)]
+    pairs = [(clean(raw), raw) for raw in raws]
+    pairs = [(line, raw) for line, raw in pairs if CANDIDATE.match(line)]
+    lines = [line for line, _ in pairs]
     best = None  # the zone passing most checks with the least padding; the last on the page first
     reads = []  # every zone as read, unrepaired: other reads of the same zone are evidence
     for fmt, (count, width) in (("TD3", FORMATS["TD3"]), ("TD2", FORMATS["TD2"]), ("TD1", FORMATS["TD1"])):
@@ -118,16 +119,23 @@ def _best_zone(raws: list[str]) -> tuple[tuple | None, list]:
                     parsed = _look_alike_repair(fitted, fmt) or parsed
                 if parsed:
                     name_line = block[2] if fmt == "TD1" else block[0]
+                    raw_names = pairs[end - count + (2 if fmt == "TD1" else 0)][1]
                     # A name line longer than its format, or short without ending in fillers,
-                    # gained or lost a character inside the names, where no check digit looks.
+                    # gained or lost a character inside the names, where no check digit looks;
+                    # and a line whose fillers OCR read as small letters ("YUEI<<<<e<<eiceecccc")
+                    # was read too poorly to trust its names' letters either ("BATO" for "SATO").
                     parsed = replace(parsed, names_misfit=len(name_line) > width or (
-                        len(name_line) < width and not name_line.endswith("<")))
+                        len(name_line) < width and not name_line.endswith("<"))
+                        or len(re.findall(r"[a-z]", raw_names)) >= MISREAD_FILLERS)
                 # Ties go to the block whose lines needed the least padding to their format (a
                 # visa's 36-character zone also fits a passport's 44 when padded).
                 rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
                 if parsed and (best is None or rank > best[0]):
                     best = (rank, parsed)
     return best, reads
+
+
+MISREAD_FILLERS = 3  # small letters on a zone's names line: fillers OCR misread, not one stray mark
 
 
 def zone_piece(raw: str) -> str:

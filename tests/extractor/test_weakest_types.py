@@ -235,3 +235,12 @@ def test_a_zone_line_with_a_letter_too_many_is_not_mended_when_two_deletions_pas
     extra = zone[0][:11] + "S" + zone[0][11:]  # "TSAYF5STN3...": a letter read twice, as a scan read it
     fields = read("\n".join([extra] + zone[1:])).fields
     assert fields["document_number"] in (number, None)  # the number, or unread: never another that passes
+
+
+def test_names_on_a_zone_line_whose_fillers_ocr_read_as_small_letters_are_doubted_not_trusted():
+    from leadflow.extractor.fields.id_document import read
+    zone = _permit_zone("5V7NLN336", "SATO<<YUKI")
+    clean_read = read("\n".join(zone))
+    assert clean_read.fields["surname"] == "SATO" and clean_read.confidence["surname"] >= 0.5
+    garbled = read("\n".join(zone[:2] + ["| BATO<<YUEI<<<<<<<<e<<eiceecccc"]))  # S read as B, fillers as letters
+    assert garbled.fields["mrz_valid"] is True and garbled.confidence["surname"] < 0.5
