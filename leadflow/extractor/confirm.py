@@ -23,6 +23,8 @@ import unicodedata
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
+from leadflow.extractor.mrz import visual_text
+
 MONTHS = (("januar", "january", "jan"), ("februar", "february", "feb"), ("märz", "maerz", "march", "mär", "mar"),
           ("april", "apr"), ("mai", "may"), ("juni", "june", "jun"), ("juli", "july", "jul"),
           ("august", "aug"), ("september", "sept", "sep"), ("oktober", "october", "okt", "oct"),
@@ -49,7 +51,6 @@ YEAR_MONTH = re.compile(r"(?<!\d)(\d{4})-(\d{2})(?![\d-])")
 WORDED_MONTH = re.compile(rf"(?<![\w])({MONTH_WORD})\.?\s+(\d{{4}})(?!\d)", re.IGNORECASE)
 AMOUNT = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+,\d{2}|\d+,\d{2}|\d{1,3}(?:,\d{3})+\.\d{2}|\d+\.\d{2})"
                     r"(?![\d,]|\.\d)")
-ZONE_LINE = re.compile(r"[A-Z0-9<]{25,}")
 
 
 def confirmed(document_type: str, fields: dict, confidence: dict, text: str, structured: bool = False) -> dict:
@@ -200,7 +201,7 @@ def id_document(fields: dict, confidence: dict, text: str) -> dict:
     if fields.get("mrz_valid") is not True:
         return {}
     found = {}
-    visual = "\n".join(line for line in text.splitlines() if not ZONE_LINE.fullmatch(line.replace(" ", "")))
+    visual = visual_text(text)
     for name in ("expiry_date", "birth_date"):
         day = _day(fields.get(name))
         if day is None:
@@ -209,12 +210,30 @@ def id_document(fields: dict, confidence: dict, text: str) -> dict:
             found[name] = "zone_and_print"
         elif float(confidence.get(name) or 0) >= CHECKED_ZONE:
             found[name] = "check_digit"
-    printed = {_as_in_zone(word) for word in re.findall(r"[^\W\d_]+", visual)}
     surname, given = fields.get("surname") or "", fields.get("given_names") or ""
-    parts = f"{surname} {given}".split()
-    if surname and parts and all(part in printed for part in parts):
+    lines = [re.findall(r"[^\W\d_]+", line) for line in visual.splitlines()]
+    if surname and all(_printed_whole(name.split(), lines) for name in (surname, given) if name):
         found.update({"surname": "zone_and_print", **({"given_names": "zone_and_print"} if given else {})})
     return found
+
+
+def _printed_whole(words: list[str], lines: list[list[str]]) -> bool:
+    """Whether the visual part prints these name words together on one line, and no further name
+    word after them: a zone that lost a given name ("ANNA" for "ANNA<MARIA") is confirmed by no
+    print of "ANNA MARIA", so a name rule cannot reject on it."""
+    size = len(words)
+    for printed in lines:
+        zone_form = [_as_in_zone(word) for word in printed]
+        for start in range(len(printed) - size + 1):
+            if zone_form[start:start + size] != words:
+                continue
+            after = printed[start + size] if start + size < len(printed) else ""
+            # A further word set like the name's own is a name word ("ANNA MARIA", "Anna Maria");
+            # a label after it ("ERIKSSON Nationality") is set otherwise.
+            last = printed[start + size - 1]
+            if len(after) < 2 or (after.isupper(), after.istitle()) != (last.isupper(), last.istitle()):
+                return True
+    return False
 
 
 # --- reading dates, months and amounts as printed ------------------------------------------------

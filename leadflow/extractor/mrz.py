@@ -97,8 +97,9 @@ def find_mrz(text: str) -> MRZ | None:
 def _best_zone(raws: list[str]) -> tuple[tuple | None, list]:
     """(rank, zone) of the zone passing most checks with the least padding, the last on the page first,
     and every zone as read."""
-    lines = [clean(raw) for raw in raws]
-    lines = [line for line in lines if CANDIDATE.match(line)]
+    pairs = [(clean(raw), raw) for raw in raws]
+    pairs = [(line, raw) for line, raw in pairs if CANDIDATE.match(line)]
+    lines = [line for line, _ in pairs]
     best = None  # the zone passing most checks with the least padding; the last on the page first
     reads = []  # every zone as read, unrepaired: other reads of the same zone are evidence
     for fmt, (count, width) in (("TD3", FORMATS["TD3"]), ("TD2", FORMATS["TD2"]), ("TD1", FORMATS["TD1"])):
@@ -112,18 +113,29 @@ def _best_zone(raws: list[str]) -> tuple[tuple | None, list]:
                     reads.append(parsed)
                 if parsed and not parsed.valid:
                     parsed = _repair(block, width, fmt) or _look_alike_repair(fitted, fmt) or parsed
+                elif parsed and _outside_alphabet(fitted, fmt):
+                    # Passing as read, yet with a letter its state's numbers never carry: "KW35YROOL"
+                    # passes as "KW35YR00L" does (O and 0 at weights 7 and 3 sum alike mod 10).
+                    parsed = _look_alike_repair(fitted, fmt) or parsed
                 if parsed:
                     name_line = block[2] if fmt == "TD1" else block[0]
+                    raw_names = pairs[end - count + (2 if fmt == "TD1" else 0)][1]
                     # A name line longer than its format, or short without ending in fillers,
-                    # gained or lost a character inside the names, where no check digit looks.
+                    # gained or lost a character inside the names, where no check digit looks;
+                    # and a line whose fillers OCR read as small letters ("YUEI<<<<e<<eiceecccc")
+                    # was read too poorly to trust its names' letters either ("BATO" for "SATO").
                     parsed = replace(parsed, names_misfit=len(name_line) > width or (
-                        len(name_line) < width and not name_line.endswith("<")))
+                        len(name_line) < width and not name_line.endswith("<"))
+                        or len(re.findall(r"[a-z]", raw_names)) >= MISREAD_FILLERS)
                 # Ties go to the block whose lines needed the least padding to their format (a
                 # visa's 36-character zone also fits a passport's 44 when padded).
                 rank = (*_score(parsed), -sum(abs(len(line) - width) for line in block)) if parsed else None
                 if parsed and (best is None or rank > best[0]):
                     best = (rank, parsed)
     return best, reads
+
+
+MISREAD_FILLERS = 3  # small letters on a zone's names line: fillers OCR misread, not one stray mark
 
 
 def zone_piece(raw: str) -> str:
@@ -137,14 +149,44 @@ def zone_piece(raw: str) -> str:
     return zone[0] if len(zone) == 1 else raw
 
 
+def zone_like(line: str) -> bool:
+    """Whether a line of the text is (a piece of) the zone as OCR read it, however noisy: a filler
+    ('<', or '«' for two) that printed text never has, or 25 characters or more nearly all of the
+    zone's alphabet with a digit among them. A name read there is the zone's own reading, so it
+    can never confirm the zone (a stray '¢' after the fillers must not make the line "print")."""
+    compact = line.replace(" ", "")
+    if any(mark in compact for mark in ZONE_MARKS):
+        return True
+    if len(compact) < CANDIDATE_MIN:
+        return False
+    share = sum(char in MRZ_ALPHABET for char in compact) / len(compact)
+    return share >= ZONE_SHARE and any(char.isdigit() for char in compact)
+
+
+def visual_text(text: str) -> str:
+    """The text without any line of the zone: the visual part of the page, which prints the names
+    and dates a second time."""
+    return "\n".join(line for line in text.splitlines() if not zone_like(line))
+
+
+ZONE_MARKS = ("<", "«", "‹")
+CANDIDATE_MIN = 25  # characters of a zone line, at least (CANDIDATE)
+ZONE_SHARE = 0.85
+
+
 def _fits(line: str, width: int) -> bool:
     # OCR may shorten a closing run of fillers ('<<<<<<<<' read as '<<<<<'); padding restores it.
     return abs(len(line) - width) <= 2 or (line.endswith("<<") and width - 14 <= len(line) < width)
 
 
+EDGE_MARK = re.compile(r"(?<=<)\s+[^\w\s<«]{1,3}$|^[^\w\s<«]{1,3}\s+(?=[A-Z0-9<])")
+
+
 def clean(raw: str) -> str:
     """Undo common OCR slips: spaces inside the zone, '«' for '<<', lower-case letters for '<'."""
-    line = raw.strip().replace(" ", "").replace("«", "<<")
+    # A mark standing apart beyond the fillers (" )", " >", "| "): the card's edge or a shadow, outside
+    # the zone; inside the line it would become a filler and make the names line too long.
+    line = EDGE_MARK.sub("", raw.strip()).replace(" ", "").replace("«", "<<")
     if "<<" in line:
         # Fillers read as fillers mark a zone line, which holds only A-Z, 0-9 and '<': OCR's
         # stray '&', ',' or ':' there is a misread filler too. (Ordinary text has no '<<'.)
@@ -155,7 +197,10 @@ def clean(raw: str) -> str:
 
 def _repair(block: list[str], width: int, fmt: str) -> MRZ | None:
     """OCR may add or drop one character in a line; try each single deletion or filler insertion
-    and keep one only if every check digit then passes (a wrong repair almost never does)."""
+    and keep one only if every check digit then passes, and no other repair of the zone passes
+    with other values: with thirty places to try, a wrong one passes now and then ("TSAYF5STN3"
+    with either S dropped), and then the check digits cannot say which is the number."""
+    passing = {}
     for index, line in enumerate(block):
         if len(line) == width + 1:
             variants = (line[:i] + line[i + 1:] for i in range(len(line)))
@@ -167,15 +212,15 @@ def _repair(block: list[str], width: int, fmt: str) -> MRZ | None:
             lines = [fit(v, width) for v in block[:index] + [variant] + block[index + 1:]]
             parsed = parse_mrz(lines, fmt)
             if parsed and parsed.valid:
-                return parsed
-    return None
+                passing.setdefault((parsed.document_number, parsed.birth_date, parsed.expiry_date), parsed)
+    return next(iter(passing.values())) if len(passing) == 1 else None
 
 
 # OCR's look-alikes in a zone's monospace print (OCR-B, and the DejaVu and Courier faces cheaper
 # cards use): what a character read may have been printed as. Pairs whose ICAO values are equal
 # mod 10 (0/U, 1/L, 6/G, 8/S, 5/Z) stand here too: a check digit cannot tell them apart, so a
 # repair that could as well have chosen the other one is no repair (see `_look_alike_repair`).
-MISREAD_AS = {"0": "ODQU", "O": "0DQU", "D": "0O", "Q": "0O", "U": "0O", "1": "IL", "I": "1L", "L": "1I",
+MISREAD_AS = {"0": "ODQU", "O": "0DQU", "D": "0O", "Q": "0O", "U": "0OJ", "1": "IL", "I": "1L", "L": "1I",
               "2": "Z", "Z": "25", "5": "SZ", "S": "58", "8": "BS", "B": "8", "6": "G", "G": "6", "4": "A", "A": "4"}
 DIGITS = frozenset("0123456789")
 ALPHANUMERIC = DIGITS | frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -188,9 +233,17 @@ NUMBER_SPAN = {"TD1": (0, 5, 14), "TD2": (1, 0, 9), "TD3": (1, 0, 9)}
 MAX_COMBINATIONS = 64  # combinations of candidate characters tried for one zone, at most
 
 
+def _outside_alphabet(lines: list[str], fmt: str) -> bool:
+    """Whether the document number holds a character its state's alphabet lacks."""
+    index, start, end = NUMBER_SPAN[fmt]
+    alphabet = _number_alphabet(lines)
+    return any(char not in alphabet and char != "<" for char in lines[index][start:end])
+
+
 def _number_alphabet(lines: list[str]) -> frozenset:
     head = lines[0]
-    if head[:1] in "PI" and head[2:5] in ("D<<", "D"):
+    # The electronic residence permit (eAT, code AR) comes from the same press and is numbered alike.
+    if head[:1] in "PIA" and head[2:5] in ("D<<", "D"):
         return GERMAN_NUMBERS
     return ALPHANUMERIC
 
@@ -285,6 +338,9 @@ def _with_other_reads(best: MRZ, reads: list[MRZ], printed: list[str] = ()) -> M
         lines[index] = lines[index][:start] + word + lines[index][end:]
         same.append(lines)
     options = [sorted({lines[index][p] for lines in same}) for p in range(start, end + 1)]
+    # A reading with a letter the state's numbers never carry is no option beside one that fits.
+    alphabet = _number_alphabet(list(best.lines)) | {"<"}
+    options[:-1] = [[c for c in chars if c in alphabet] or chars for chars in options[:-1]]
     if all(len(chars) == 1 for chars in options):
         return best
     if math.prod(map(len, options)) > MAX_COMBINATIONS:

@@ -178,3 +178,41 @@ def test_a_day_printed_twice_confirms_a_period_only_where_no_booking_dates_disag
     assert "period_end" not in confirm.bank_statement({**quarter, "bookings": booked("2026-08-03")}, {}, text)
     assert confirm.bank_statement({**quarter, "bookings": []}, {}, text.split("\n03.08")[0])["period_end"] == \
         "printed_twice"
+
+
+# A residence permit's back: no printed name, the zone read with a stray mark after its fillers and
+# one letter of the surname misread (ERIKSSON as ERIKSSOM). The names line is the zone's own reading.
+MISREAD_ZONE = ("AUFENTHALTSTITEL\nANMERKUNGEN\n"
+                "I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSOM<<ANNA<MARIA<<<<<<<<<¢")
+
+
+def test_a_zone_line_read_with_a_stray_mark_is_still_the_zone_and_never_confirms_its_own_names():
+    fields = {"surname": "ERIKSSOM", "given_names": "ANNA MARIA", "expiry_date": "2012-04-15", "mrz_valid": True}
+    assert "surname" not in confirm.id_document(fields, {"expiry_date": 0.97}, MISREAD_ZONE)
+    assert "surname" not in confirm.id_document(fields, {}, MISREAD_ZONE.replace("<<<<<<<<<¢", "«««««"))
+    printed = "Name ERIKSSON\nVornamen ANNA MARIA\n" + MISREAD_ZONE
+    assert "surname" not in confirm.id_document(fields, {}, printed)  # the print says otherwise
+
+
+def test_a_misread_zone_name_on_a_permit_goes_to_a_person_instead_of_rejecting_the_holder():
+    data = extract(pdf(*((40, 60 + 14 * i, line) for i, line in enumerate(MISREAD_ZONE.splitlines())),
+                       font="Courier"))
+    assert data["document_type"] == "residence_permit"
+    assert data["content"]["fields"]["surname"] == "ERIKSSOM"
+    assert "surname" not in data["content"]["confirmed"]
+    verdict = verify_type("residence_permit", data["content"], Applicant(name="Anna Maria Eriksson"),
+                          date(2011, 11, 29))
+    assert verdict.status != Status.REJECTED
+    assert "id_name_mismatch" not in [note.code for note in verdict.notes]
+
+
+def test_a_zone_name_confirms_only_when_the_print_shows_the_same_name_whole():
+    fields = {"surname": "ERIKSSON", "given_names": "ANNA", "expiry_date": "2012-04-15", "mrz_valid": True}
+    zone = "I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\nERIKSSON<<ANNA<<<<<<<<<<<<<<<<"
+    whole = "NAME / SURNAME\nERIKSSON\nVORNAMEN / GIVEN NAMES\nANNA MARIA\n" + zone  # the zone lost MARIA
+    assert "surname" not in confirm.id_document(fields, {}, whole)
+    assert "surname" not in confirm.id_document(fields, {}, whole.replace("ANNA MARIA", "Anna Maria"))
+    same = whole.replace("ANNA MARIA", "ANNA Geburtsname")
+    assert confirm.id_document(fields, {}, same)["given_names"] == "zone_and_print"
+    scattered = "ANNA LIEBT ERIKSSON\n" + zone  # words found somewhere are not the name printed
+    assert "surname" not in confirm.id_document({**fields, "given_names": "LIEBT ANNA"}, {}, scattered)

@@ -5,7 +5,7 @@ effective day is no start of the employment; a VAT table's sum row, goods at two
 of nought after a payment at checkout, a hotel's "05-Jan-26" and its items table's "Date" column, and a
 brand or capitals letterhead whose legal name the foot spells out."""
 from leadflow.extractor import classify
-from leadflow.extractor.fields import id_document, invoice, read_fields
+from leadflow.extractor.fields import id_document, invoice, issuer, read_fields
 from leadflow.extractor.mrz import check_digit, find_mrz, names_doubtful, zone_piece
 from leadflow.extractor.reading import read_document
 from tests.extractor.test_layout import pdf
@@ -108,23 +108,23 @@ def test_a_hotel_date_with_a_short_year_beside_its_label_is_read():
 
 def test_a_brand_takes_the_legal_name_with_words_between_it_and_the_legal_form():
     text = "NORDSTERN Apartments\nINVOICE\nNordstern Apartments & Suites GmbH · Bahnhofstraße 108 · 40213 Düsseldorf"
-    assert invoice._with_legal_form("NORDSTERN Apartments", text) == "Nordstern Apartments & Suites GmbH"
+    assert issuer.with_legal_form("NORDSTERN Apartments", text) == "Nordstern Apartments & Suites GmbH"
     text = "Parkhotel Seeblick\nParkhotel Seeblick Betriebs GmbH · Am Hafen 1"
-    assert invoice._with_legal_form("Parkhotel Seeblick", text) == "Parkhotel Seeblick Betriebs GmbH"
+    assert issuer.with_legal_form("Parkhotel Seeblick", text) == "Parkhotel Seeblick Betriebs GmbH"
 
 
 def test_a_letterhead_in_capitals_takes_the_mixed_case_spelling_of_the_foot():
     text = "GROSSHANDEL BRINKMANN GMBH\nRECHNUNG\nGroßhandel Brinkmann GmbH & Co. KG · Sitz 60311 Frankfurt am Main"
-    assert invoice._in_mixed_case("GROSSHANDEL BRINKMANN GMBH", text) == "Großhandel Brinkmann GmbH & Co. KG"
-    assert invoice._in_mixed_case("Großhandel Brinkmann GmbH", text) is None
+    assert issuer.in_mixed_case("GROSSHANDEL BRINKMANN GMBH", text) == "Großhandel Brinkmann GmbH & Co. KG"
+    assert issuer.in_mixed_case("Großhandel Brinkmann GmbH", text) is None
 
 
 def test_a_legal_name_may_open_with_a_word_the_brand_leaves_out():
     text = "Zur Alten Mühle\nINVOICE\n  Gasthof Zur Alten Mühle OHG · Bahnhofstraße 1 · 10115 Berlin"
-    assert invoice._with_legal_form("Zur Alten Mühle", text) == "Gasthof Zur Alten Mühle OHG"
+    assert issuer.with_legal_form("Zur Alten Mühle", text) == "Gasthof Zur Alten Mühle OHG"
     # Words of a sentence before the name are no part of it.
     text = "Zur Alten Mühle\nWir danken der Zur Alten Mühle OHG für die Zusammenarbeit"
-    assert invoice._with_legal_form("Zur Alten Mühle", text) == "Zur Alten Mühle OHG"
+    assert issuer.with_legal_form("Zur Alten Mühle", text) == "Zur Alten Mühle OHG"
 
 
 def test_a_firm_billed_for_the_attention_of_a_person_is_the_customer_not_the_issuer():

@@ -4,7 +4,7 @@ import unicodedata
 
 from leadflow.extractor.fields.finding import FieldsRead
 from leadflow.extractor.fields.types import DATE, TEXT
-from leadflow.extractor.mrz import STATES, find_mrz, names_doubtful
+from leadflow.extractor.mrz import STATES, find_mrz, names_doubtful, visual_text
 
 SCHEMAS: dict[str, dict] = {
     "document_code": TEXT,
@@ -89,9 +89,7 @@ def _names_against_print(found, text: str) -> float:
     printed there too confirms them; a part printed one letter different means one of the two
     readings slipped, and a person should look (a wrong name would reject a genuine document)."""
     printed = set()
-    for line in text.splitlines():
-        if re.fullmatch(r"[A-Z0-9<]{25,}", line.replace(" ", "")):
-            continue  # the zone itself
+    for line in visual_text(text).splitlines():
         for word in re.findall(r"[^\W\d_]+", line):
             printed.add(_as_in_zone(word))
     parts = (found.surname + " " + found.given_names).split()

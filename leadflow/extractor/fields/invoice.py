@@ -9,6 +9,9 @@ from leadflow.extractor.fields import parse as p
 from leadflow.extractor.fields.einvoice import find_invoice_xml, parse_invoice_xml
 from leadflow.extractor.fields.finding import (CEILING, FLAT_LABEL, GUESS, LOOSE, STRUCTURE, Check, FieldsRead,
                                                Findings, label_test, lexicon, plain)
+from leadflow.extractor.fields.issuer import (SALUTATION, address_above, addressed, banks, customer_firms, first_line,
+                                              in_mixed_case, letterhead_name, registered_name, with_legal_form,
+                                              without_edge_marks)
 from leadflow.extractor.fields.types import AMOUNT, CURRENCY, DATE, TEXT
 
 SCHEMAS: dict[str, dict] = {
@@ -30,13 +33,16 @@ MENTION = r"(?!\.\s*$)"
 BILL = r"\w*rechnung(?:\s+(?:über|uber|iiber|zur|for)\s+\w+)?\s*"
 # A subtotal named for a part ("Zwischensumme Lohn", "Zwischensumme Material") is that part's, not the net.
 PART = r"(?!\s+(?!netto\b|eur\b)[a-zäöüß])"
-NUMBER = (r"rechnungs-?\s?(?:nummer" + MENTION + r"|nr\.?)|rechnung\s+nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
+NUMBER = (r"rechnungs-?\s?(?:nummer" + MENTION + r"|nr\.?)|rechnung\s+nr\.?|(?<![\w.-])re\.?-?\s?nr\.?|invoice\s*(?:number|no\.?|#)|factuurnummer"
           r"|" + BILL + r"[–—-]\s*nr\.?"
           r"|beleg-?nr\.?|bon-?nr\.?|kassenbon\s+nr:?|booking id|receipt\s*(?:no\.?|number)|^#")
 # "Datum" and "date" as words of their own: inside a word they are another date's label
 # ("Ausführungsdatum", "Lieferdatum"), and "Date due" is the due date.
-DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-])datum\b"
-              r"|(?<![\w-])(?<!due )date\b(?!\s+due)")
+# A bare "date" another word qualifies is that date's label ("Delivery date", "Order date", "Due
+# date"), and so is one followed by what it dates ("Datum der Leistung", "Date of delivery").
+OTHER_DATED = r"(?!\s+(?:due\b|(?:der|des|of)\s+(?:leistung|lieferung|delivery|service|supply|performance)))"
+DATE_LABEL = (r"rechnungsdatum|invoice date|factuur\s?datum|belegdatum|(?<![\w-])datum\b" + OTHER_DATED +
+              r"|(?<![\w-])(?<![A-Za-z] )date\b" + OTHER_DATED)
 TOTAL = (r"gesamtbetrag|rechnungsbetrag|endsumme|endbetrag|gesamtsumme|zu zahlen|zahlbetrag|grand total|total due"
          r"|amount due|balance due|total amount|factuur totaal|\btotal\b|totaal|\bsumme\b")
 NET = (r"nettobetrag|summe netto|zwischensumme" + PART + r"|subtotal|untaxed amount"
@@ -52,8 +58,9 @@ NUMBER_LABEL = lexicon(r"re:rechnungs[\s\-]?nummer" + MENTION, r"re:rechnungs-?\
                        r"re:invoice\s*(?:number|no\.?|#)", r"re:beleg-?\s?nr\.?", r"re:gutschrift\s+nr\.?",
                        # Beside a label, also without the dash: "Rechnung Nr.", "Kostenberechnung Nr.".
                        "re:" + BILL + r"[–—-]?\s*nr\.?",
-                       r"re:re-?nr\.?", "document number", r"re:bill\s+no\.?")
-DATE_LABEL_X = lexicon("rechnungs datum", r"re:re\.?\s?-?\s?datum", "invoice date", "beleg datum", "datum", r"re:(?<!due\s)date(?!\s+due)",
+                       r"re:re\.?\s?-?\s?nr\.?", "document number", r"re:bill\s+no\.?")
+DATE_LABEL_X = lexicon("rechnungs datum", r"re:re\.?\s?-?\s?datum", "invoice date", "beleg datum",
+                       "re:datum" + OTHER_DATED, r"re:(?<![A-Za-z]\s)date" + OTHER_DATED,
                        "ausstellungs datum", "date of issue", "issue date")
 # On a scan a label may be looked for glued to its neighbours; a bare "datum" glued to a word is
 # another date's label (Leistungsdatum, Fälligkeitsdatum), so only the invoice's own labels are.
@@ -78,8 +85,6 @@ CHECKS = (
     Check(("net", "tax", "total"), lambda net, tax, total: abs(Decimal(net) + Decimal(tax) - Decimal(total))
           <= Decimal("0.05")),
 )
-# The addressee block's salutation, in any case ("HERRN" in an upper-case window too).
-SALUTATION = re.compile(p.SALUTATION.pattern, re.IGNORECASE)
 # A rate and the amount it is taken of: "3 % aus 871.000,00 €", "19% auf 38,60", "7 % von EUR 12,00".
 RATE_BASE = re.compile(r"\d{1,2}(?:[,.]\d{1,3})?\s?%\s*(?:(?:ust|mwst|umsatzsteuer|mehrwertsteuer|vat)\.?\s+)?"
                        r"(?:aus|auf|von|of|on)\s+(?:EUR\s?|€\s?)?"
@@ -117,18 +122,18 @@ def parse(reading) -> FieldsRead:
     for order, hit in enumerate(totals):
         f.offer("total", hit.value, hit.confidence - 0.01 * (len(totals) - 1 - order), hit.label, hit.page)
     blocks = layout.address_blocks()
-    customers = _customer_firms(layout, blocks)
+    customers = customer_firms(layout, blocks)
     for order, (line, page, index) in enumerate(blocks):
         # The letterhead's address is the sender's; later blocks are the customer's, and so is one
         # under "Herrn" / "Frau" (a letterhead of a brand word alone leaves the window's block first).
-        sender = (order == 0 and page == blocks[0][1] and index <= 3 and not _addressed(layout, index)
-                  and not _address_above(layout, index))
-        f.offer("issuer", p.company_name(line) or (_letterhead_name(line) if sender else None),
+        sender = (order == 0 and page == blocks[0][1] and index <= 3 and not addressed(layout, index)
+                  and not address_above(layout, index))
+        f.offer("issuer", p.company_name(line) or (letterhead_name(line) if sender else None),
                 STRUCTURE if sender else GUESS - 0.1, "address block", page)
     flat = parse_fields(text)
     f.offer("issuer", p.sender(text) or p.comma_sender(text), STRUCTURE)
     f.offer("issuer", p.company(text), GUESS + 0.05)
-    f.offer("issuer", _first_line(text), GUESS - 0.1)
+    f.offer("issuer", first_line(text), GUESS - 0.1)
     for name in ("number", "net", "tax", "total"):
         f.offer(name, flat[name], FLAT_LABEL)
     # Only a labelled date is as sure as a label: the page's first date is a guess (below).
@@ -146,6 +151,11 @@ def parse(reading) -> FieldsRead:
         f.offer("total", total, FLAT_LABEL + 0.1, line)
         f.offer("net", net, FLAT_LABEL + 0.1, line)
         f.offer("tax", tax, FLAT_LABEL + 0.1, line)
+    for net, tax, total in _vat_inside(text):
+        # Labels OCR could not read: the largest amount and the VAT a German rate leaves inside it.
+        f.offer("total", total, GUESS, "VAT inside the largest amount")
+        f.offer("tax", tax, GUESS, "VAT inside the largest amount")
+        f.offer("net", net, GUESS, "VAT inside the largest amount")
     rated = _taxes_by_rate(text)
     if len(rated) >= 2:
         # Goods at 7 % and 19 %: the VAT is the sum of the rates' VAT, the net the total less it.
@@ -156,10 +166,16 @@ def parse(reading) -> FieldsRead:
                     candidate.page)
     f.offer("source", "text", CEILING)
     for candidate in list(f.candidates["issuer"]):
-        f.offer("issuer", _with_legal_form(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
+        f.offer("issuer", with_legal_form(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
-        f.offer("issuer", _in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
+        f.offer("issuer", in_mixed_case(str(candidate.value), text), candidate.confidence + LEGAL_NAME,
                 "legal name", candidate.page)
+    f.offer("issuer", registered_name(text), STRUCTURE, "registered office")
+    for candidate in f.candidates["issuer"]:
+        candidate.value = without_edge_marks(str(candidate.value))
+    # The bank a bill names for payment ("Bayerische Handelsbank AG · IBAN ...") is not who bills.
+    bank_names = banks(text)
+    f.candidates["issuer"] = [c for c in f.candidates["issuer"] if c.value not in bank_names]
     # A name after a salutation ("Herrn Tomás Novák", "HERRN ...") is the addressee, never who bills.
     f.candidates["issuer"] = [c for c in f.candidates["issuer"]
                               if c.value not in customers and not SALUTATION.match(str(c.value).strip())]
@@ -175,7 +191,7 @@ def parse(reading) -> FieldsRead:
 
 def parse_fields(text: str) -> dict:
     return {
-        "issuer": p.sender(text) or p.company(text) or _first_line(text),
+        "issuer": p.sender(text) or p.company(text) or first_line(text),
         "number": p.after_label(text, NUMBER, _identifier, flags=re.IGNORECASE | re.MULTILINE),
         "date": p.after_label(text, DATE_LABEL, _labelled_date) or _first_date(text),
         "net": p.after_label(text, NET, _figure),
@@ -191,7 +207,10 @@ def _identifier(raw: str) -> str | None:
     if grouped:
         return grouped.group(1)
     m = re.search(r"[A-Za-z0-9][A-Za-z0-9/_.\-]*\d[A-Za-z0-9/_.\-]*", raw)
-    return m.group(0).rstrip(".") if m else None
+    # A date is no invoice number: a label whose own value OCR lost reaches the due date below it.
+    if not m or p.iso_date(m.group(0)) or SHORT_DATE.fullmatch(m.group(0).rstrip(".")):
+        return None
+    return m.group(0).rstrip(".")
 
 
 def _figure(raw: str) -> str | None:
@@ -199,57 +218,6 @@ def _figure(raw: str) -> str | None:
     (3 % aus 871.000,00 €)  26.130,00 €" or "19 % MwSt. auf 1.000,00 €  190,00 €" the base is
     another figure (a purchase price, the net), not the one labelled."""
     return p.money(RATE_BASE.sub(" ", raw))
-
-
-def _with_legal_form(name: str, text: str) -> str | None:
-    """A name without a legal form ("LICHTBLAU ENERGIE", "Stadtwerke Auenfeld": a logo or brand) that
-    the page spells out with one elsewhere ("Lichtblau Energie AG" in the return line or the foot):
-    the legal name."""
-    words = name.split()
-    if p.LEGAL_FORM.search(name) or not 1 < len(words) <= 5:
-        return None
-    pattern = re.compile(r"(?<![\w\-])" + r"\s+".join(map(re.escape, words)) + r"\s+", re.IGNORECASE)
-    for m in pattern.finditer(text):
-        form = p.LEGAL_FORM.match(text, m.end())
-        if form:
-            # The legal name may open with a word the brand leaves out ("Gasthof Zur Alten Mühle OHG").
-            lead = LEADING_WORDS.search(text, 0, m.start())
-            start = lead.start() if lead else m.start()
-            return " ".join(text[start:m.end()].split() + [form.group(0)])
-    # The legal name may add words to the brand: "Parkhotel Seeblick Betriebs GmbH", "Nordstern
-    # Apartments & Suites GmbH", "Hotel Lindenhof am Stadtpark GmbH" (on one line, no figures).
-    for m in pattern.finditer(text):
-        if "\n" in text[m.start():m.end()]:
-            continue
-        more = EXTRA_WORDS.match(text, m.end())
-        form = p.LEGAL_FORM.match(text, more.end()) if more else None
-        if form:
-            return " ".join(text[m.start():more.end()].split() + [form.group(0)])
-    return None
-
-
-# One or two capitalised words that open a line or a segment of the foot ("·", "|") right before a name.
-LEADING_WORDS = re.compile(r"(?:^|(?<=[·|•]\s)|(?<=\n))[ \t]*(?:[A-ZÄÖÜ][\wäöüß\-]+[ \t]+){1,2}\Z", re.MULTILINE)
-EXTRA_WORDS = re.compile(r"(?:(?:&|und|and|am|an\s+der|im|[A-ZÄÖÜ][\wäöüß\-]+)[ \t]+){1,3}(?=" + p.LEGAL_FORM.pattern + ")")
-
-
-def _in_mixed_case(name: str, text: str) -> str | None:
-    """A name printed in capitals in the letterhead ("GROSSHANDEL BRINKMANN GMBH") as the page spells
-    it in mixed case elsewhere, with its full legal form ("Großhandel Brinkmann GmbH & Co. KG")."""
-    if name != name.upper() or not re.search(r"[A-ZÄÖÜ]{2}", name):
-        return None
-    form = p.LEGAL_FORM.search(name)
-    core = name[:form.start()].split() if form and form.start() > 0 else name.split()
-    if not core:
-        return None
-    pattern = re.compile(r"(?<![\w\-])" + r"\s+".join(re.escape(word).replace("SS", "(?:SS|ß)") for word in core)
-                         + r"\s+", re.IGNORECASE)
-    for m in pattern.finditer(text):
-        found = text[m.start():m.end()]
-        legal = p.LEGAL_FORM.match(text, m.end())
-        if found != found.upper() and legal:
-            return " ".join(found.split() + [legal.group(0)])
-    return None
 
 
 def _labelled_date(raw: str) -> str | None:
@@ -300,6 +268,26 @@ def _sum_rows(text: str) -> list[tuple[str, str, str, str]]:
     return out
 
 
+VAT_RATES = (Decimal(19), Decimal(7))  # Germany's standard and reduced rates
+LARGEST_TRIED = 2  # the largest amounts tried as the total: a bill's total is its largest figure or next to it
+
+
+def _vat_inside(text: str) -> list[tuple[str, str, str]]:
+    """(net, VAT, total) where a printed amount is exactly the VAT one rate leaves inside one of the
+    largest amounts: the total and its VAT recognised by their arithmetic when OCR garbled their
+    labels ("WeHBEML CWS ... 4,552.24"). Only the largest amounts are tried, so that an item's
+    price and some small figure cannot pass for them by chance."""
+    values = sorted({Decimal(v) for line in p.lines(text) for v in p.amounts(line) if Decimal(v) > 0}, reverse=True)
+    found = []
+    for total in values[:LARGEST_TRIED]:
+        for rate in VAT_RATES:
+            inside = (total * rate / (100 + rate)).quantize(Decimal("0.01"))
+            tax = next((v for v in values if abs(v - inside) <= Decimal("0.01")), None)
+            if tax is not None:
+                found.append((f"{total - tax:.2f}", f"{tax:.2f}", f"{total:.2f}"))
+    return found
+
+
 def _taxes_by_rate(text: str) -> dict[str, Decimal]:
     """The VAT of each rate a bill lists on its own line ("zzgl. 7 % USt ... 67,91", "zzgl. 19 % USt
     ... 727,44"), one figure per rate: the last amount on the line, past the base it was taken of."""
@@ -330,50 +318,19 @@ def _letter_date(text: str) -> str | None:
 
 def _first_date(text: str) -> str | None:
     """The first date that no other date's label names (a letter's "Köln, den 24.09.2026" is one)."""
-    for line in p.lines(text):
+    lines = p.lines(text)
+    for number, line in enumerate(lines):
         columns = p.segments(line)
         for index, column in enumerate(columns):
             value = p.iso_date(column)
             if value is None:
                 continue
             label = column + " " + (columns[index - 1] if index else "")
+            if not re.search(r"[A-Za-zÄÖÜäöüß]{3}", label) and number:
+                label += " " + lines[number - 1]  # the value below its label
             if not OTHER_DATE.search(label):
                 return value
     return None
-
-
-def _addressed(layout, index: int) -> bool:
-    """Whether an address block's name line is an addressee's: "Herrn" / "Frau" on it or just above,
-    or two lines above with only debris between (a photo's window edge read as "x > mae")."""
-    above = [index - 1, index]
-    if index >= 2 and not re.search(r"[A-Za-zÄÖÜäöüß]{4,}", layout.lines[index - 1].text):
-        above.insert(0, index - 2)
-    lines = [layout.lines[i].text for i in above if i >= 0]
-    return any(SALUTATION.match(line.strip()) for line in lines)
-
-
-FOR_ATTENTION = re.compile(r"(?:attn\.?|attention|z\.\s?hd\.?|zu\s+händen|c/o)(?:\s|:|$)", re.IGNORECASE)
-
-
-def _address_above(layout, index: int) -> bool:
-    """Whether a postcode and town stand on a line above the block on its page: the letterhead (or a
-    return line) gave the sender's address already, so this block is the customer's."""
-    page = layout.lines[index].page
-    return any(layout.lines[i].page == page and TOWN_ABOVE.search(layout.lines[i].text) for i in range(index))
-
-
-TOWN_ABOVE = re.compile(r"(?<![\d.,])\d{5}\s+[A-ZÄÖÜ][a-zäöüß]{2,}")
-
-
-def _customer_firms(layout, blocks) -> set[str]:
-    """The firm a bill is addressed to "for the attention of" a person: the line above "Attn. Lan
-    Nguyen", "z. Hd. Frau ...", "c/o ..." in an address block is the customer, never the issuer."""
-    firms = set()
-    for line, _, index in blocks:
-        if FOR_ATTENTION.match(line.strip()) and index > 0:
-            above = layout.lines[index - 1].text.strip()
-            firms.update(name for name in (above, p.company_name(above)) if name)
-    return firms
 
 
 def _last_label_value(text: str, label: str) -> str | None:
@@ -393,29 +350,3 @@ def _currency(text: str) -> str | None:
     text = SECTION_SIGN.sub(" ", text)
     counts = Counter(CURRENCIES[m.group(1)] for m in CURRENCY_TOKEN.finditer(text))
     return counts.most_common(1)[0][0] if counts else None
-
-
-# A heading says what the paper is, not who sent it ("PAYMENT RECEIPT", "Rechnung").
-DOCUMENT_TITLE = re.compile(r"^(?:(?:tax|sales|payment|cash|proforma|pro-forma|final|commercial)\s+)?"
-                            r"(?:invoice|receipt|bill|rechnung|quittung|kassenbon|beleg|gutschrift|zahlungsbeleg"
-                            r"|schlussrechnung|abschlagsrechnung|factuur|facture|factura)$", re.IGNORECASE)
-
-
-def _letterhead_name(raw: str) -> str | None:
-    words = raw.strip(" |").split()
-    if DOCUMENT_TITLE.match(" ".join(words)) or raw.strip(" |").endswith(":"):
-        return None
-    if 1 <= len(words) <= 6 and not re.search(r"\d|@", raw) and words[0][:1].isupper():
-        return " ".join(words)
-    return None
-
-
-def _first_line(text: str) -> str | None:
-    """The letterhead's first words; OCR debris of a logo (one or two letters) is skipped."""
-    for line in p.lines(text)[:5]:
-        segment = p.segments(line)[0] if p.segments(line) else ""
-        # A heading is no name, nor is a label ("Guest Name:").
-        if (len(re.findall(r"[A-Za-zÄÖÜäöüß]", segment)) >= 3 and not DOCUMENT_TITLE.match(segment)
-                and not segment.endswith(":")):
-            return segment
-    return None

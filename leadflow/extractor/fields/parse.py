@@ -17,7 +17,7 @@ DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 DATE_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 DATE_DASH = re.compile(r"\b(\d{1,2})-(\d{1,2})-(\d{4})\b")  # Dutch and some receipts: 8-9-2022
 MONTHS = {name: number for number, names in enumerate([
-    ("januar", "january", "jan"), ("februar", "february", "feb"), ("märz", "maerz", "march", "mar", "mär"),
+    ("januar", "january", "jan"), ("februar", "february", "feb"), ("märz", "maerz", "marz", "march", "mar", "mär"),
     ("april", "apr"), ("mai", "may"), ("juni", "june", "jun"), ("juli", "july", "jul"),
     ("august", "aug"), ("september", "sep", "sept"), ("oktober", "october", "oct", "okt"),
     ("november", "nov"), ("dezember", "december", "dec", "dez")], start=1) for name in names}

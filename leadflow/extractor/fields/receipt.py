@@ -14,6 +14,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from leadflow.extractor.fields import invoice
+from leadflow.extractor.fields import parse as fields_parse
 from leadflow.extractor.fields.finding import FieldsRead, Findings
 
 # A receipt carries an invoice's fields (LeadFlow judges both alike); only the finding differs.
@@ -177,13 +178,23 @@ def _offer_vat(found: Findings, lines: list[str]) -> None:
     is surer. Without a table: a single "MwSt 1,23" / "enthaltene MwSt" line."""
     totals = {Decimal(c.value) for c in found.candidates["total"] if c.confidence >= LABELLED}
     rated = [line for line in lines if RATE.search(line) and not CHANGE.search(line)]
-    readings = []
+    readings, unread = [], []
     for line in rated:
         m = RATE.search(line)
         rate = Decimal(f"{m.group(1)}.{m.group(2) or 0}")
         row_readings = _vat_readings(_amounts(RATE.sub(" ", line)), rate, totals if len(rated) == 1 else set())
         if row_readings:
             readings.append(row_readings)
+        else:
+            unread.append((line, rate))
+    if len(unread) == 1 and readings and len(totals) == 1:
+        # One rate's row OCR garbled ("7% 2,33 2 33,360,.35,09"): its gross is what the sure total
+        # leaves after the other rows, and the row still shows that gross's VAT share.
+        line, rate = unread[0]
+        rest = next(iter(totals)) - sum((row_readings[0][2] for row_readings in readings), Decimal("0"))
+        share = _vat_share(rest, rate) if rest > 0 else None
+        if share is not None and any(abs(value - share) <= VAT_ROUNDING for value in _amounts(RATE.sub(" ", line))):
+            readings.append([(rest - share, share, rest)])
     rows = [row_readings[0] for row_readings in readings]
     if sum((row[2] for row in rows), Decimal("0")) not in totals and math.prod(map(len, readings)) <= READINGS_TRIED:
         # A small row reads two ways ("MwSt 7% = 0,16  Netto 2,29": 0,16 is 7% of 2,29 and also about
@@ -291,6 +302,13 @@ def _offer_date(found: Findings, lines: list[str]) -> None:
             with_time = TIME_TOKEN.search(line) is not None
             found.offer("date", value.isoformat(), DATE_WITH_TIME if with_time else DATE_ALONE,
                         "time" if with_time else None)
+        # A till set to another country's style names the month: "May 15, 2026 18:54", "15. Mai 2026".
+        for m in fields_parse.MONTH_NAME_DATE.finditer(line):
+            value = fields_parse.iso_date(m.group(0))
+            if value is None or not 2000 <= int(value[:4]) <= today.year + 1:
+                continue
+            with_time = TIME_TOKEN.search(line) is not None
+            found.offer("date", value, DATE_WITH_TIME if with_time else DATE_ALONE, "time" if with_time else None)
 
 
 def _offer_issuer(found: Findings, lines: list[str]) -> None:

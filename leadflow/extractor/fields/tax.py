@@ -129,6 +129,10 @@ def parse_assessment(reading) -> FieldsRead:
             stale = values - {current.get(name)}
             f.candidates[name] = [c for c in f.candidates[name] if c.value not in stale]
     _spelt_out(f.candidates["tax_office"])
+    for candidate in f.candidates["tax_office"]:
+        if MISREAD_U.search(candidate.value):
+            # "Niimberg": OCR's ü read as ii; the same name read right elsewhere on the page wins.
+            candidate.confidence -= MISREAD_PENALTY
     return f.resolve(ASSESSMENT_CHECKS)
 
 
@@ -159,7 +163,7 @@ def parse_certificate(reading) -> FieldsRead:
 
 
 def parse_assessment_text(text: str) -> dict:
-    year = re.search(r"bescheid\s+f(?:ü|ii|u)r\s+(\d{4})|(?:veranlagungs|steuer)jahr:?\s+(\d{4})|für\s+das\s+jahr\s+(\d{4})",
+    year = re.search(r"bescheid\s+f(?:ü|ii|ue|u)r\s+(\d{4})|(?:veranlagungs|steuer)jahr:?\s+(\d{4})|f(?:ü|ue|u)r\s+das\s+jahr\s+(\d{4})",
                      text, re.IGNORECASE)
     number = p.after_label(text, r"steuernummer:?|st\.-?nr\.?:?", _tax_number)
     office = TAX_OFFICE.search(text)
@@ -248,11 +252,19 @@ def _titled_year(text: str) -> int | None:
         m = TITLED_YEAR.search(line)
         if m:
             return int(m.group(1))
+    # A later page's own title names its year too ("EINKOMMENSTEUERBESCHEID 2025" on page 2), also
+    # with the first letters misread ("BINKOMMENSTEUERBESCHEID"): the notice's name, then the year.
+    for line in p.lines(text):
+        m = NOTICE_YEAR.search(line)
+        if m:
+            return int(m.group(1))
     return None
 
 
 TITLE_LINES = 6
-TITLED_YEAR = re.compile(r"\beinkommensteuer(?:bescheid)?\s+(?:für\s+)?((?:19|20)\d{2})\b(?![.,]\d)", re.IGNORECASE)
+NOTICE_YEAR = re.compile(r"steuer\s?-?\s?bescheid\s+(?:f(?:ü|ii|ue|u)r\s+)?(?:das\s+)?(?:jahr\s+)?((?:19|20)\d{2})\b(?![.,]\d)",
+                         re.IGNORECASE)
+TITLED_YEAR = re.compile(r"\beinkommensteuer(?:bescheid)?\s+(?:f(?:ü|ue|u)r\s+)?((?:19|20)\d{2})\b(?![.,]\d)", re.IGNORECASE)
 
 
 def _advance_schedule(layout) -> dict[str, set[str]]:
@@ -360,11 +372,23 @@ def _office(raw: str) -> str | None:
     """A tax office's name: "Finanzamt Köln-Süd" as printed, or after a "Finanzamt:" label "Köln-Süd"."""
     # "Hamburg-Nord (2743)": the office's four-digit number after its name is not part of it.
     text = re.sub(r"\s*\((?:nr\.?\s*)?\d{4}\)$", "", raw.strip(" :|"), flags=re.IGNORECASE)
+    # A letterhead or foot line goes on after the name: "Finanzamt Köln-Süd - Steuernummer 123/...".
+    text = SEPARATOR.split(text)[0].strip()
     if re.search(r"\d|@", text) or not text or len(text.split()) > 6 or NOT_OFFICE.match(text):
         return None
     named = text if text.lower().startswith("finanzamt") else f"Finanzamt {text}"
     found = TAX_OFFICE.search(_mixed_case(named))
-    return _roman(found.group(0).strip()) if found else None
+    if not found or NOT_A_TOWN.search(found.group(0)):
+        return None
+    return _roman(found.group(0).strip())
+
+
+MISREAD_U = re.compile(r"(?<=[b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z])ii(?=[b-df-hj-np-tv-z])")
+MISREAD_PENALTY = 0.1
+SEPARATOR = re.compile(r"\s+[-–—·•|]\s+|\s{3,}")
+# A heading read under the label is no town ("Berechnung", "Ermittlung des ...", "Festsetzung"):
+# German towns do not end like nouns of action.
+NOT_A_TOWN = re.compile(r"^Finanzamt\s+\w+(?:ung|ungen|heit|keit|nis)\b", re.IGNORECASE)
 
 
 # A neighbouring label under the "Finanzamt" label is no town ("Name, Vorname", "Anschrift").
