@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from leadflow.extractor.joining import SPACED_WORD_GAP, hyphens_joined, spaced_joined
+from leadflow.extractor.normalise import RULE_MARK
 from leadflow.extractor.wordbox import Word  # noqa: F401 - layout.Word, as the readers name it
 
 # A word belongs to a line when at least this share of the smaller height overlaps the line's band.
@@ -506,8 +507,8 @@ def words_from_tsv(tsv: str, number: int) -> list[Word]:
     rows = []
     for row in tsv.splitlines()[1:]:
         cols = row.split("\t")
-        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
-            continue
+        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip() or RULE_MARK.fullmatch(cols[11].strip()):
+            continue  # nothing, or a box's rule read as "|": it would tip the line's slope too
         try:
             block, par, line = (int(c) for c in cols[2:5])
             left, top, width, height = (int(c) for c in cols[6:10])

@@ -37,6 +37,16 @@ SIGN_BEFORE_CURRENCY = re.compile(r"(?<![\w.,])([-−])\s?(EUR|€|USD|CHF|GBP|\
 GLUED_CURRENCY = re.compile(r"\b(EUR|Euro|USD|CHF|GBP)(?=[-+−]?\d)", re.IGNORECASE)
 
 
+# A box's or a table's rule that OCR read as a character standing alone ("|", "[", "\\"): no word.
+RULE_MARK = re.compile(r"(?<!\S)[|¦\[\]{}\\]+(?!\S)")
+
+
+def without_rule_marks(text: str) -> str:
+    """OCR'd text without the rules of boxes and tables read as marks ("|  Balance on ..."): each
+    becomes spaces, so that the columns around it keep their gaps."""
+    return RULE_MARK.sub(lambda m: " " * len(m.group(0)), text) if RULE_MARK.search(text) else text
+
+
 def despace(text: str) -> str:
     """Letter-spaced words joined ("V E R D I E N S T" -> "VERDIENST"); normal words untouched."""
     if " " not in text:

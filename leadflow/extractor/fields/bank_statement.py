@@ -178,7 +178,27 @@ def parse(reading) -> FieldsRead:
     # candidate the cross-check may choose (CHECKS), weaker than any printed period.
     start, end = period_of_bookings(lines or grouped or flat_bookings or [])
     _offer_period(f, start, end, BOOKINGS_PERIOD, "bookings' dates")
+    _one_dated_balance(f, pairs, lines or grouped or flat_bookings or [])
     return f.resolve((*_period_checks(f), *CHECKS))
+
+
+def _one_dated_balance(f: Findings, pairs: list, rows: list[dict]) -> None:
+    """A single "Balance on <date>" whose partner was not read (a scan lost the other line): its
+    date beside the bookings' tells which it is: on or after the last booking, the closing
+    balance; before the first, the opening balance. Weaker than a labelled balance."""
+    if len(pairs) != 1 or pairs[0][0] is None:
+        return
+    day, hit = pairs[0]
+    days = sorted(row["date"] for row in rows if row.get("date"))
+    if len(days) < MIN_DATED_BOOKINGS:
+        return
+    if day >= days[-1]:
+        f.offer("closing_balance", hit.value, hit.confidence - ONE_DATED, hit.label, hit.page)
+    elif day < days[0]:
+        f.offer("opening_balance", hit.value, hit.confidence - ONE_DATED, hit.label, hit.page)
+
+
+ONE_DATED = 0.15
 
 
 def _period_checks(f: Findings) -> tuple[Check, ...]:
