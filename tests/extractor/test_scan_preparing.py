@@ -110,3 +110,15 @@ def test_one_dated_balance_after_the_last_booking_is_the_closing_balance():
         (60, 190, "Balance on 31 October 2026: 11162.15")))).fields
     assert fields["closing_balance"] == "11162.15"
     assert fields["opening_balance"] is None
+
+
+def test_a_period_in_two_boxes_with_each_date_under_its_label_is_read():
+    from leadflow.extractor.fields import bank_statement
+    fields = bank_statement.parse(read_document(pdf(
+        (60, 60, "Hansa Kreditbank"), (60, 90, "BANK STATEMENT"),
+        (60, 120, "VON"), (60, 134, "4. August 2026"), (300, 120, "BIS"), (300, 134, "4. September 2026"),
+        (60, 170, "BU.-TAG"), (160, 170, "DETAILS"), (420, 170, "BETRAG EUR"),
+        (60, 184, "04.08.2026"), (160, 184, "Stadtwerke Überweisung"), (420, 184, "EUR 153,30-"),
+        (60, 198, "31.08.2026"), (160, 198, "IKEA Deutschland Lastschrift"), (420, 198, "EUR 413,02-"),
+        (60, 212, "03.09.2026"), (160, 212, "Daniel Cohen Rückzahlung"), (420, 212, "EUR 23,60")))).fields
+    assert (fields["period_start"], fields["period_end"]) == ("2026-08-04", "2026-09-04")

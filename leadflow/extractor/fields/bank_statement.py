@@ -129,6 +129,11 @@ def parse(reading) -> FieldsRead:
     if layout:
         starts = {hit.value for hit in layout.find(FROM_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
         ends = {hit.value for hit in layout.find(TO_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
+        if not starts and not ends:
+            # Each in a box of its own, the date under its label ("VON" over "4. August 2026"): a
+            # label alone in its cell may look below it, where "von" inside a sentence may not.
+            starts = {hit.value for hit in layout.find(_alone(FROM_LABEL), p.iso_date, is_label=IS_LABEL)}
+            ends = {hit.value for hit in layout.find(_alone(TO_LABEL), p.iso_date, is_label=IS_LABEL)}
         if len(starts) == 1 and len(ends) == 1 and min(starts) < min(ends):
             _offer_period(f, min(starts), min(ends), FLAT_LABEL - 0.05, "from/to")
     # A period broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026") read as one line.
@@ -180,6 +185,11 @@ def parse(reading) -> FieldsRead:
     _offer_period(f, start, end, BOOKINGS_PERIOD, "bookings' dates")
     _one_dated_balance(f, pairs, lines or grouped or flat_bookings or [])
     return f.resolve((*_period_checks(f), *CHECKS))
+
+
+def _alone(label: re.Pattern) -> re.Pattern:
+    """The label as a whole cell of its own (a colon after it allowed)."""
+    return re.compile(r"^\s*(?:" + label.pattern + r")\s*:?\s*$", label.flags)
 
 
 def _one_dated_balance(f: Findings, pairs: list, rows: list[dict]) -> None:
