@@ -9,7 +9,7 @@ import threading
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from leadflow.extractor.errors import InternalError, Unreadable
 
@@ -21,7 +21,6 @@ SINGLE_BLOCK = 6  # ... or read the page as one block of lines (a till slip's on
 OCR_TIMEOUT_SECONDS = 120  # a page takes a few seconds on one core; far more means something is wrong
 BACKGROUND_CELL = 16  # pixels per cell of the paper's brightness map: larger than any character's stroke
 UNEVEN = 0.75  # the darkest paper under this share of the brightest: a desk in the picture, or a lamp's falloff
-PAPER_CELLS = 5  # cells around a point whose brightest is its paper: wider than a heading's letters
 # Tesseract binarises each region against its own surroundings (Sauvola) instead of one threshold
 # for the page (Otsu): on scans and photos with a shadow, grain or faint print, one threshold lost
 # whole lines (bold labels over dotted leaders, a statement's closing balance) at no extra cost.
@@ -101,7 +100,7 @@ def flattened(grey):
     (and unpaid)."""
     small = grey.resize((max(1, grey.width // BACKGROUND_CELL), max(1, grey.height // BACKGROUND_CELL)), Image.BOX)
     # Characters are thinner than a cell: the brightest cell near any point is its paper.
-    paper = small.filter(ImageFilter.MaxFilter(PAPER_CELLS))
+    paper = small.filter(ImageFilter.MaxFilter(5))
     brightest = paper.getextrema()[1]
     # Only a picture whose border is dark (a desk, a lamp's falloff) is flattened: a dark box
     # inside a page is print, and its white lettering would be lost against the box as "paper".
@@ -109,11 +108,34 @@ def flattened(grey):
     border = [paper.crop(box).getextrema()[0] for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h))]
     if brightest == 0 or min(border) >= UNEVEN * brightest:
         return grey
-    # Closed again by the darkest of those: the desk keeps its edge where the sheet ends. Spread
-    # over the desk, the sheet's brightness left a dark frame round the page, which Tesseract
-    # took for a picture holding the text.
-    paper = paper.filter(ImageFilter.MinFilter(PAPER_CELLS)).resize(grey.size, Image.BILINEAR)
-    return ImageChops.invert(ImageChops.subtract(paper, grey))
+    evened = ImageChops.invert(ImageChops.subtract(paper.filter(ImageFilter.GaussianBlur(2)).resize(grey.size,
+                                                                                                 Image.BILINEAR), grey))
+    desk = _desk(small, brightest)
+    return evened if desk is None else ImageChops.lighter(evened, desk.resize(grey.size, Image.NEAREST))
+
+
+def _desk(small, brightest: int):
+    """The desk round a photographed sheet, white on black in cells (None when the picture's edge
+    is paper): the dark cells joined to the picture's edge. Evened against the sheet's brightness
+    spread over it, the desk left a dark frame round the page, which Tesseract took for a picture
+    holding the text; as paper it is no frame. A dark box inside the page is not joined to the edge."""
+    w, h = small.size
+    edge = [(x, 0) for x in range(w)] + [(x, h - 1) for x in range(w)] + [(0, y) for y in range(h)] + \
+        [(w - 1, y) for y in range(h)]
+    levels = sorted(small.getpixel(point) for point in edge)
+    desk_level = levels[len(levels) // 2]
+    if desk_level >= UNEVEN * brightest:
+        return None  # the edge is mostly paper: a lamp's falloff or a shadow, no desk
+    threshold = (desk_level + brightest) / 2
+    mask = small.point(lambda v: 255 if v > threshold else 0)
+    for point in edge:
+        if mask.getpixel(point) == 0:
+            ImageDraw.floodfill(mask, point, DESK)
+    # One cell more: the sheet's edge, half desk, half paper.
+    return mask.point(lambda v: 255 if v == DESK else 0).filter(ImageFilter.MaxFilter(3))
+
+
+DESK = 128
 
 
 def _read(path: str) -> str:
