@@ -471,7 +471,8 @@ def labelled_cell(text: str) -> bool:
     """Whether a cell holds a label of its own before its figure ("KV-Beitrag 120,00", "Kirchensteuer
     8 % 23,10"): a word of three letters or more, not a currency, before the first digit."""
     head = re.split(r"[-+−]?\s?[€$£]?\s?\d", text.strip(), maxsplit=1)[0]
-    return any(len(re.sub(r"[^\w]", "", word)) >= 3 and not NOT_A_LABEL.match(word.strip(" :|.()"))
+    # A sign before the currency ("-EUR 8.396,36") is no label's either.
+    return any(len(re.sub(r"[^\w]", "", word)) >= 3 and not NOT_A_LABEL.match(word.strip(" :|.()-+−"))
                and re.search(r"[^\W\d_]{3}", word) for word in head.split())
 
 

@@ -122,3 +122,24 @@ def test_a_period_in_two_boxes_with_each_date_under_its_label_is_read():
         (60, 198, "31.08.2026"), (160, 198, "IKEA Deutschland Lastschrift"), (420, 198, "EUR 413,02-"),
         (60, 212, "03.09.2026"), (160, 212, "Daniel Cohen Rückzahlung"), (420, 212, "EUR 23,60")))).fields
     assert (fields["period_start"], fields["period_end"]) == ("2026-08-04", "2026-09-04")
+
+
+def test_a_dated_balance_whose_figure_stands_under_it_in_its_box_is_read():
+    from leadflow.extractor.fields import bank_statement
+    fields = bank_statement.parse(read_document(pdf(
+        (60, 60, "Allgäuer Volksbank eG"), (60, 90, "BANK STATEMENT"),
+        (60, 110, "Balance on 30 September 2026"), (60, 124, "10412.62"),
+        (60, 150, "BOOKING DATE"), (160, 150, "DESCRIPTION"), (420, 150, "AMOUNT"),
+        (60, 164, "02.10.2026"), (160, 164, "Emma van den Berg Rückzahlung"), (420, 164, "61.19"),
+        (60, 178, "17.10.2026"), (160, 178, "Nordlicht Software GmbH Salary"), (420, 178, "2020.52"),
+        (60, 192, "31.10.2026"), (160, 192, "BVG Abo SEPA-Lastschrift"), (420, 192, "931.99-"),
+        (60, 220, "Balance on 31 October 2026: 11162.15")))).fields
+    assert (fields["opening_balance"], fields["closing_balance"]) == ("10412.62", "11162.15")
+
+
+def test_a_balance_with_its_sign_before_the_currency_in_the_next_column_is_read():
+    from leadflow.extractor.layout import labelled_cell
+    layout = read_document(pdf((60, 100, "SCHLUSSSALDO"), (400, 100, "-EUR 8.396,36"))).layout
+    from leadflow.extractor.fields.bank_statement import CLOSING, balance
+    assert [hit.value for hit in layout.find(CLOSING, balance)] == ["-8396.36"]
+    assert not labelled_cell("-EUR 8.396,36") and labelled_cell("KV-Beitrag 120,00")

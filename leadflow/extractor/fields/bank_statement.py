@@ -458,6 +458,10 @@ def _dated_balance_lines(layout: Layout) -> list[tuple[str | None, Found | None]
             if value is not None:
                 hit = Found(value, m.group(0), "right", RIGHT_NEXT_SEGMENT, line.page, piece.strip())
                 break
+        if day is not None and hit is None:
+            # In a box, the figure under its dated label ("Balance on 30 September 2026" / "10412.62").
+            below = layout._below(li, line.segments[si], m, _dated_amount, IS_LABEL)
+            hit = below if below is not None and below.relation == "below" else None
         out.append((day, hit))
     return out
 
