@@ -143,3 +143,13 @@ def test_a_balance_with_its_sign_before_the_currency_in_the_next_column_is_read(
     from leadflow.extractor.fields.bank_statement import CLOSING, balance
     assert [hit.value for hit in layout.find(CLOSING, balance)] == ["-8396.36"]
     assert not labelled_cell("-EUR 8.396,36") and labelled_cell("KV-Beitrag 120,00")
+
+
+def test_a_trailing_minus_after_the_currency_is_the_figures_sign():
+    from leadflow.extractor.fields import parse as p
+    from leadflow.extractor.fields.bank_statement import balance
+    assert balance("Startsaldo  477,46 €-") == "-477.46"
+    assert p.amount("Neuer Kontostand  11.719,75 EUR-") == "-11719.75"
+    # A minus between two figures is no sign of the first.
+    assert p.amount("12,00 € - 3,00 €") == "12.00"
+    assert p.amounts("12,00 €-13,00 €") == ["12.00", "-13.00"]
