@@ -666,7 +666,7 @@ def tesseract_command_seconds(image) -> tuple[float, list[str]]:
         # The greyscale page, uncompressed: the command spends its time on recognition, not decoding.
         image.convert("L").save(source, format="PPM")
         command = [ocr.tesseract_path(), str(source), str(Path(folder) / "out"), "-l", ocr.LANGUAGES,
-                   "--psm", str(getattr(ocr, "PSM", 3)), *getattr(ocr, "CONFIG", ()), *getattr(ocr, "OUTPUTS", ("txt", "tsv"))]
+                   "--psm", str(getattr(ocr, "PSM", 3)), *getattr(ocr, "OUTPUTS", ("txt", "tsv"))]
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         started = time.perf_counter()
         subprocess.run(command, capture_output=True, env=env, check=True, timeout=300)

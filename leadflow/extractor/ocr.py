@@ -21,10 +21,6 @@ SINGLE_BLOCK = 6  # ... or read the page as one block of lines (a till slip's on
 OCR_TIMEOUT_SECONDS = 120  # a page takes a few seconds on one core; far more means something is wrong
 BACKGROUND_CELL = 16  # pixels per cell of the paper's brightness map: larger than any character's stroke
 UNEVEN = 0.75  # the darkest paper under this share of the brightest: a desk in the picture, or a lamp's falloff
-# Tesseract binarises each region against its own surroundings (Sauvola) instead of one threshold
-# for the page (Otsu): on scans and photos with a shadow, grain or faint print, one threshold lost
-# whole lines (bold labels over dotted leaders, a statement's closing balance) at no extra cost.
-CONFIG = ("-c", "thresholding_method=2")
 
 
 def tesseract_path() -> str | None:
@@ -78,7 +74,7 @@ def recognise(image, psm: int = PSM, flatten: bool = False) -> OcrPage:
             raise InternalError(f"could not write the page image for OCR: {exc}") from exc
         try:
             with _slots or nullcontext():
-                done = subprocess.run([binary, base + ".pgm", base, "-l", LANGUAGES, "--psm", str(psm), *CONFIG, "txt", "tsv"],
+                done = subprocess.run([binary, base + ".pgm", base, "-l", LANGUAGES, "--psm", str(psm), "txt", "tsv"],
                                       capture_output=True, stdin=subprocess.DEVNULL,
                                       timeout=OCR_TIMEOUT_SECONDS, env=env, check=False)
         except subprocess.TimeoutExpired:
