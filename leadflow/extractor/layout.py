@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from leadflow.extractor.joining import SPACED_WORD_GAP, hyphens_joined, spaced_joined
+from leadflow.extractor.normalise import RULE_MARK
 from leadflow.extractor.wordbox import Word  # noqa: F401 - layout.Word, as the readers name it
 
 # A word belongs to a line when at least this share of the smaller height overlaps the line's band.
@@ -470,7 +471,8 @@ def labelled_cell(text: str) -> bool:
     """Whether a cell holds a label of its own before its figure ("KV-Beitrag 120,00", "Kirchensteuer
     8 % 23,10"): a word of three letters or more, not a currency, before the first digit."""
     head = re.split(r"[-+−]?\s?[€$£]?\s?\d", text.strip(), maxsplit=1)[0]
-    return any(len(re.sub(r"[^\w]", "", word)) >= 3 and not NOT_A_LABEL.match(word.strip(" :|.()"))
+    # A sign before the currency ("-EUR 8.396,36") is no label's either.
+    return any(len(re.sub(r"[^\w]", "", word)) >= 3 and not NOT_A_LABEL.match(word.strip(" :|.()-+−"))
                and re.search(r"[^\W\d_]{3}", word) for word in head.split())
 
 
@@ -506,8 +508,8 @@ def words_from_tsv(tsv: str, number: int) -> list[Word]:
     rows = []
     for row in tsv.splitlines()[1:]:
         cols = row.split("\t")
-        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
-            continue
+        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip() or RULE_MARK.fullmatch(cols[11].strip()):
+            continue  # nothing, or a box's rule read as "|": it would tip the line's slope too
         try:
             block, par, line = (int(c) for c in cols[2:5])
             left, top, width, height = (int(c) for c in cols[6:10])

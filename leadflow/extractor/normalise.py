@@ -35,6 +35,18 @@ DIGIT_LOOK_ALIKES = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": 
 # A currency glued to its figure ("EUR1.234,56"): the figure stands alone.
 SIGN_BEFORE_CURRENCY = re.compile(r"(?<![\w.,])([-−])\s?(EUR|€|USD|CHF|GBP|\$|£)\s?(?=\d)")
 GLUED_CURRENCY = re.compile(r"\b(EUR|Euro|USD|CHF|GBP)(?=[-+−]?\d)", re.IGNORECASE)
+# A trailing minus printed after the currency ("477,46 €-", "11.719,75 EUR-"): the figure's own.
+SIGN_AFTER_CURRENCY = re.compile(r"(\d[.,]\d{2})\s?(EUR|€|USD|CHF|GBP|£|\$)\s?[-−](?![ \t]*[\d-])")
+
+
+# A box's or a table's rule that OCR read as a character standing alone ("|", "[", "\\"): no word.
+RULE_MARK = re.compile(r"(?<!\S)[|¦\[\]{}\\]+(?!\S)")
+
+
+def without_rule_marks(text: str) -> str:
+    """OCR'd text without the rules of boxes and tables read as marks ("|  Balance on ..."): each
+    becomes spaces, so that the columns around it keep their gaps."""
+    return RULE_MARK.sub(lambda m: " " * len(m.group(0)), text) if RULE_MARK.search(text) else text
 
 
 def despace(text: str) -> str:
@@ -58,8 +70,9 @@ def dehyphenate(text: str) -> str:
 def repair_numbers(text: str) -> str:
     """Figures as OCR misreads them, read again: O/o -> 0, I/l -> 1, S -> 5, B -> 8 inside a token that
     is an amount by its shape; a currency glued to its figure set apart, and a sign printed before the
-    currency ("-EUR 4.917,46", "- € 12,00") put before the figure."""
+    currency ("-EUR 4.917,46", "- € 12,00") put before the figure, and one printed after it ("477,46 €-") after the figure."""
     text = SIGN_BEFORE_CURRENCY.sub(r"\2 \1", GLUED_CURRENCY.sub(r"\1 ", text))
+    text = SIGN_AFTER_CURRENCY.sub(r"\1- \2", text)
     return NUMBER_TOKEN.sub(lambda m: m.group(0).translate(DIGIT_LOOK_ALIKES), text)
 
 

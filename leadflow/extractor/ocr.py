@@ -9,7 +9,7 @@ import threading
 from contextlib import nullcontext
 from dataclasses import dataclass
 
-from PIL import Image, ImageChops, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from leadflow.extractor.errors import InternalError, Unreadable
 
@@ -89,9 +89,11 @@ def recognise(image, psm: int = PSM, flatten: bool = False) -> OcrPage:
 
 def flattened(grey):
     """A greyscale page with its paper made evenly white, when it is not: a phone photo's dark
-    desk and uneven light made Tesseract's page layout drop whole text regions (a till slip's
-    price column) as pictures. The paper's brightness is the brightest ink-free value around each
-    cell; the page is set against it. A scan's even paper is handed over unchanged (and unpaid)."""
+    desk, a lamp's falloff or a scanner's shadow made Tesseract's binarisation take part of the
+    page for ink, and its page layout drop whole text regions (a payslip's every figure, a till
+    slip's price column) as pictures. The paper's brightness is the brightest ink-free value
+    around each cell; the page is set against it. A scan's even paper is handed over unchanged
+    (and unpaid)."""
     small = grey.resize((max(1, grey.width // BACKGROUND_CELL), max(1, grey.height // BACKGROUND_CELL)), Image.BOX)
     # Characters are thinner than a cell: the brightest cell near any point is its paper.
     paper = small.filter(ImageFilter.MaxFilter(5))
@@ -102,8 +104,34 @@ def flattened(grey):
     border = [paper.crop(box).getextrema()[0] for box in ((0, 0, w, 1), (0, h - 1, w, h), (0, 0, 1, h), (w - 1, 0, w, h))]
     if brightest == 0 or min(border) >= UNEVEN * brightest:
         return grey
-    paper = paper.filter(ImageFilter.GaussianBlur(2)).resize(grey.size, Image.BILINEAR)
-    return ImageChops.invert(ImageChops.subtract(paper, grey))
+    evened = ImageChops.invert(ImageChops.subtract(paper.filter(ImageFilter.GaussianBlur(2)).resize(grey.size,
+                                                                                                 Image.BILINEAR), grey))
+    desk = _desk(small, brightest)
+    return evened if desk is None else ImageChops.lighter(evened, desk.resize(grey.size, Image.NEAREST))
+
+
+def _desk(small, brightest: int):
+    """The desk round a photographed sheet, white on black in cells (None when the picture's edge
+    is paper): the dark cells joined to the picture's edge. Evened against the sheet's brightness
+    spread over it, the desk left a dark frame round the page, which Tesseract took for a picture
+    holding the text; as paper it is no frame. A dark box inside the page is not joined to the edge."""
+    w, h = small.size
+    edge = [(x, 0) for x in range(w)] + [(x, h - 1) for x in range(w)] + [(0, y) for y in range(h)] + \
+        [(w - 1, y) for y in range(h)]
+    levels = sorted(small.getpixel(point) for point in edge)
+    desk_level = levels[len(levels) // 2]
+    if desk_level >= UNEVEN * brightest:
+        return None  # the edge is mostly paper: a lamp's falloff or a shadow, no desk
+    threshold = (desk_level + brightest) / 2
+    mask = small.point(lambda v: 255 if v > threshold else 0)
+    for point in edge:
+        if mask.getpixel(point) == 0:
+            ImageDraw.floodfill(mask, point, DESK)
+    # One cell more: the sheet's edge, half desk, half paper.
+    return mask.point(lambda v: 255 if v == DESK else 0).filter(ImageFilter.MaxFilter(3))
+
+
+DESK = 128
 
 
 def _read(path: str) -> str:

@@ -1,4 +1,4 @@
-"""Preparing an uploaded picture (a flatbed scan or a phone photo saved as JPEG or PNG) for its one OCR run."""
+"""Preparing a picture (a flatbed scan or a phone photo saved as JPEG or PNG, a scanned PDF's page) for its one OCR run."""
 from PIL import Image, ImageChops, ImageFilter
 
 from leadflow.extractor import ocr
@@ -24,16 +24,23 @@ def prepared(image: Image.Image) -> Image.Image:
     slip. Everything here is a handful of C passes over the pixels, well under the OCR's own time.
     """
     if _dpi(image) < SCANNER_DPI:
-        # A phone photo or a small web image: the identity readers were tuned on these as they
-        # come (the zone's own reader retries turned and scaled), and a card's coloured print is
-        # its text, not advertising.
-        return image.convert("L")
+        # A phone photo or a small web image: grey as it comes, a card's coloured print being its
+        # text, not advertising (the zone's own reader retries turned and scaled); its paper
+        # evened where the light or a desk darkens it.
+        return scanned_page(image)
     grey = _ink(image)
     # A dark scanner lid round the document: the paper made evenly white, the lid with it.
     grey = ocr.flattened(grey)
     if _broken_print(grey):
         grey = grey.filter(ImageFilter.MinFilter(DOT_JOIN))
     return grey
+
+
+def scanned_page(image: Image.Image) -> Image.Image:
+    """A scanner's page or a phone's photo as Tesseract reads it best: grey, and its paper evenly
+    white where a shadow, a lamp's falloff or a desk round the sheet darkens part of it (a
+    scanned payslip under a lid's shadow was read as its letterhead alone)."""
+    return ocr.flattened(image.convert("L"))
 
 
 def _ink(image: Image.Image) -> Image.Image:

@@ -16,7 +16,7 @@ from pypdf.errors import FileNotDecryptedError, PyPdfError
 
 from leadflow.extractor import mrz, ocr, photo, sniff
 from leadflow.extractor.layout import Layout, Word, words_from_pdfplumber_page
-from leadflow.extractor.normalise import despace
+from leadflow.extractor.normalise import despace, without_rule_marks
 from leadflow.extractor.errors import TooLarge, Unreadable, UnsupportedType
 
 log = logging.getLogger(__name__)
@@ -111,9 +111,11 @@ def read_pdf(data: bytes, *, max_ocr_pages: int = MAX_OCR_PAGES) -> Reading:
                         ocr_pages += 1
                         if ocr_pages > max_ocr_pages:
                             raise TooLarge(f"the PDF has more than {max_ocr_pages} scanned pages to OCR")
-                        seen = one_column_if_better(image, ocr.ocr_page(image))
+                        # Grey, its paper evened where a lid's shadow darkens it: still one OCR run.
+                        page_image = photo.scanned_page(image)
+                        seen = one_column_if_better(page_image, ocr.ocr_page(page_image))
                         # A scanned ID's zone; a turned photo's debris only counts on page 1.
-                        text = mrz.zone_text(image, normalize_text(seen.text), first_page=index == 0, tsv=seen.tsv)
+                        text = mrz.zone_text(image, ocr_text(seen.text), first_page=index == 0, tsv=seen.tsv)
                         method, words = "ocr", seen.words(index + 1)
                 pages.append(Page(number=index + 1, text=text, method=method, words=words))
             attachments = _attachments(reader)
@@ -134,7 +136,7 @@ def read_image(data: bytes, fmt: str) -> Reading:
     prepared = photo.prepared(image)  # grey, even paper, a slip's faint dots joined: still one OCR run
     seen = one_column_if_better(prepared, ocr.ocr_page(prepared))
     # An ID photo turned or small: its zone is read from the picture itself.
-    text = mrz.zone_text(image, normalize_text(seen.text), tsv=seen.tsv)
+    text = mrz.zone_text(image, ocr_text(seen.text), tsv=seen.tsv)
     return Reading(format=fmt, pages=[Page(number=1, text=text, method="ocr",
                                            words=seen.words(1))])
 
@@ -194,6 +196,11 @@ def check_pixels(size: tuple[int, int]) -> None:
     width, height = size
     if width * height > MAX_PIXELS:
         raise TooLarge(f"the image is {width}x{height} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels")
+
+
+def ocr_text(text: str) -> str:
+    """OCR's text of a page, normalised, without the rules of boxes it read as marks."""
+    return normalize_text(without_rule_marks(text))
 
 
 def normalize_text(text: str) -> str:

@@ -129,6 +129,11 @@ def parse(reading) -> FieldsRead:
     if layout:
         starts = {hit.value for hit in layout.find(FROM_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
         ends = {hit.value for hit in layout.find(TO_LABEL, p.iso_date, is_label=IS_LABEL, below=False)}
+        if not starts and not ends:
+            # Each in a box of its own, the date under its label ("VON" over "4. August 2026"): a
+            # label alone in its cell may look below it, where "von" inside a sentence may not.
+            starts = {hit.value for hit in layout.find(_alone(FROM_LABEL), p.iso_date, is_label=IS_LABEL)}
+            ends = {hit.value for hit in layout.find(_alone(TO_LABEL), p.iso_date, is_label=IS_LABEL)}
         if len(starts) == 1 and len(ends) == 1 and min(starts) < min(ends):
             _offer_period(f, min(starts), min(ends), FLAT_LABEL - 0.05, "from/to")
     # A period broken across a line's end ("vom 01.10.2026 bis" / "31.10.2026") read as one line.
@@ -178,7 +183,32 @@ def parse(reading) -> FieldsRead:
     # candidate the cross-check may choose (CHECKS), weaker than any printed period.
     start, end = period_of_bookings(lines or grouped or flat_bookings or [])
     _offer_period(f, start, end, BOOKINGS_PERIOD, "bookings' dates")
+    _one_dated_balance(f, pairs, lines or grouped or flat_bookings or [])
     return f.resolve((*_period_checks(f), *CHECKS))
+
+
+def _alone(label: re.Pattern) -> re.Pattern:
+    """The label as a whole cell of its own (a colon after it allowed)."""
+    return re.compile(r"^\s*(?:" + label.pattern + r")\s*:?\s*$", label.flags)
+
+
+def _one_dated_balance(f: Findings, pairs: list, rows: list[dict]) -> None:
+    """A single "Balance on <date>" whose partner was not read (a scan lost the other line): its
+    date beside the bookings' tells which it is: on or after the last booking, the closing
+    balance; before the first, the opening balance. Weaker than a labelled balance."""
+    if len(pairs) != 1 or pairs[0][0] is None:
+        return
+    day, hit = pairs[0]
+    days = sorted(row["date"] for row in rows if row.get("date"))
+    if len(days) < MIN_DATED_BOOKINGS:
+        return
+    if day >= days[-1]:
+        f.offer("closing_balance", hit.value, hit.confidence - ONE_DATED, hit.label, hit.page)
+    elif day < days[0]:
+        f.offer("opening_balance", hit.value, hit.confidence - ONE_DATED, hit.label, hit.page)
+
+
+ONE_DATED = 0.15
 
 
 def _period_checks(f: Findings) -> tuple[Check, ...]:
@@ -428,6 +458,10 @@ def _dated_balance_lines(layout: Layout) -> list[tuple[str | None, Found | None]
             if value is not None:
                 hit = Found(value, m.group(0), "right", RIGHT_NEXT_SEGMENT, line.page, piece.strip())
                 break
+        if day is not None and hit is None:
+            # In a box, the figure under its dated label ("Balance on 30 September 2026" / "10412.62").
+            below = layout._below(li, line.segments[si], m, _dated_amount, IS_LABEL)
+            hit = below if below is not None and below.relation == "below" else None
         out.append((day, hit))
     return out
 

@@ -55,7 +55,23 @@ PAYOUT = lexicon("auszahlungs betrag", "auszahl betrag", "auszahlung", "überwei
                  "transferred amount", "überwiesener betrag",
                  "zu überweisen", "überweisung", r"re:transferred\s+to\s+(?:your\s+)?(?:bank\s+)?account")
 IBAN_LABEL = lexicon("iban", "bankverbindung", "kontonummer", "konto", "account", "bank account", "überweisung an")
-IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL)
+# The employee's other particulars in a slip's facts: labels of a date or a number, never of the name.
+# Under "Mitarbeiter" in a box of facts the next box's label ("DATE OF JOINING") is no value.
+PARTICULARS = lexicon("date of joining", "joining date", "hire date", "entry date", "start date", "eintritts datum",
+                      "eintritt", "austritts datum", "austritt", "geburts datum", "date of birth", "employee no\\.?",
+                      "employee number", "employee id", "personal nummer", r"re:pers(?:onal)?\.?\s?-?nr\.?",
+                      r"re:(?:arbeitnehmer|mitarbeiter|ma)\s?-?nr\.?", "mitarbeiter nummer", "sv nummer",
+                      "versicherungs nummer", "steuer id", "tax id", "identifikations nummer", "kosten stelle",
+                      "cost cent(?:re|er)", "abteilung", "department", "eintritt am")
+IS_LABEL = label_test(EMPLOYER, EMPLOYEE, PERIOD, TAX_CLASS, GROSS, GROSS_PLAIN, NET, NET_PLAIN, PAYOUT, IBAN_LABEL,
+                      PARTICULARS)
+# Words of a form's labels that no person's name holds: a label's words beside a name label
+# ("EMPLOYEE" over "DATE" / "OF JOINING") are no name, however capitalised.
+FORM_WORDS = {"date", "datum", "of", "joining", "no", "nr", "number", "nummer", "id", "month", "monat", "period",
+              "zeitraum", "tax", "steuer", "class", "klasse", "steuerklasse", "bracket", "salary", "gehalt", "pay",
+              "payslip", "employee", "arbeitnehmer", "mitarbeiter", "personal", "page", "seite", "total", "summe",
+              "gross", "brutto", "net", "netto", "amount", "betrag", "bank", "account", "konto", "iban", "code",
+              "description", "department", "abteilung", "statement", "abrechnung", "entry", "birth", "geburt"}
 PLAIN_WEIGHT = 0.92
 NAME_WEIGHT = 0.8
 TITLE_WEIGHT = 0.9
@@ -117,8 +133,8 @@ def parse(reading) -> FieldsRead:
     f.offer("employer", p.company("\n".join(line for line in p.lines(text) if not NOT_EMPLOYER_LINE.search(line))),
             GUESS)
     f.offer("employer", _public_body(layout_text) or _public_body(text), GUESS + 0.05)
-    f.look(layout, "employee", EMPLOYEE, p.person_name, is_label=IS_LABEL)
-    f.look(layout, "employee", EMPLOYEE_PLAIN, p.person_name, is_label=IS_LABEL, weight=NAME_WEIGHT)
+    f.look(layout, "employee", EMPLOYEE, _employee, is_label=IS_LABEL)
+    f.look(layout, "employee", EMPLOYEE_PLAIN, _employee, is_label=IS_LABEL, weight=NAME_WEIGHT)
     f.offer_addressee("employee", layout, text, p.addressee)
     for line, page, _ in layout.address_blocks():
         f.offer("employee", p.person_name(line), STRUCTURE, "address block", page)
@@ -162,6 +178,14 @@ def parse(reading) -> FieldsRead:
             f.offer("payout", option.value, UNLABELLED if labelled else min(option.confidence, GUESS + 0.1),
                     "net pay", option.page)
     return f.resolve(CHECKS)
+
+
+def _employee(raw: str) -> str | None:
+    """A person's name next to an employee label, unless its words are a form's own."""
+    name = p.person_name(raw)
+    if name is None or any(word.strip(".:").casefold() in FORM_WORDS for word in name.split()):
+        return None
+    return name
 
 
 def _worked_out(f: Findings) -> None:
