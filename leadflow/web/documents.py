@@ -17,7 +17,7 @@ from leadflow.ports import current_ports
 from leadflow.storage import ObjectMissing
 from leadflow.services import applicants, documents, packet_views, part_files, review, version_store, views, whose
 from leadflow.services import versions as version_service
-from leadflow.web import packets, params
+from leadflow.web import params
 from leadflow.web.i18n import error_words
 from leadflow.web.templating import page_language, preload_names
 
@@ -34,6 +34,10 @@ def show(document_id):
     return _show(_document_or_404(document_id))
 
 
+# The packet's split section's context builder, set by leadflow.web.packets when it is loaded.
+SPLIT_SECTION: list = []
+
+
 def _show(doc: Document, status: int = 200, **extra):
     preload_names([doc])
     context = {"document": doc, "viewer": current_user, "preview": _preview_kind(doc), **_whose_context(doc), **extra}
@@ -41,8 +45,9 @@ def _show(doc: Document, status: int = 200, **extra):
         for panel in PANELS:
             context.update(PANELS[panel][1](doc))
     if packet_views.is_packet(doc):
-        # A packet's page shows its split: its pages grouped by document (leadflow.web.packets).
-        context.update(packets.split_context(doc), split=True)
+        # A packet's page shows its split: its pages grouped by document. leadflow.web.packets
+        # registers how (it builds on this module, so this one does not import it).
+        context.update(SPLIT_SECTION[0](doc), split=True)
     return render_template("documents/show.html", **context), status
 
 

@@ -19,6 +19,7 @@ from leadflow.ports import current_ports
 from leadflow.services import documents, packet_views, page_images
 from leadflow.services import packets as packet_service
 from leadflow.web import params
+from leadflow.web.documents import SPLIT_SECTION, _show
 from leadflow.web.i18n import error_words
 from leadflow.words import N_
 
@@ -102,7 +103,6 @@ def correct(document_id):
         db.session.rollback()
         fresh = _visible_or_404(document_id)
         if not _htmx():   # without script: the whole page, the refusal in the split's place
-            from leadflow.web.documents import _show
             return _show(fresh, error.status, split_error=refusal_words(error))
         return render_template("packets/_split.html", **split_context(fresh),
                                split_error=refusal_words(error)), error.status
@@ -183,3 +183,6 @@ def _htmx() -> bool:
 def _helpers() -> dict:
     # App-wide: a packet's staff row shows its proposed split in pushes too, outside any request of ours.
     return {"packet_split": lambda document: packet_views.packet_of(db.session, document)}
+
+
+SPLIT_SECTION.append(split_context)
