@@ -112,6 +112,12 @@ bench-sweeps: $(VENV)/.runtime services
 bench-live: $(VENV)/.dev services
 	$(PY) -m bench.live $(LIVE_ARGS)
 
+# Upload-to-verdict of 3-page scans at one upload a second through the distributed mode with the real
+# extraction service (OCR): p50/p95. SCAN_VERDICT_ARGS="--seconds 30" for a quick run.
+.PHONY: bench-scan-verdict
+bench-scan-verdict: $(VENV)/.dev services
+	$(PY) -m bench.scan_verdict $(SCAN_VERDICT_ARGS)
+
 # 30 minutes at 5 uploads/s with 200 live pages open: each process's RSS every minute, and its growth
 # after the first five minutes against 10%; exits 1 past it. SOAK_ARGS="--minutes 3 --settled-minutes 1"
 # for a quick look.
