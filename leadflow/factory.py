@@ -109,8 +109,10 @@ def _set_resemblance_threshold(app: Flask) -> None:
             dbapi_connection.commit()
 
 
-# Made by migrations on PostgreSQL only (pg_trgm indexes); not part of the models' metadata.
-_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm"}
+# Made by migrations on PostgreSQL only (pg_trgm and partial expression indexes); not part of the models' metadata.
+_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm",
+                           # PostgreSQL's partial expression indexes of what the daily sweeps find due
+                           "ix_documents_stale_check", "ix_workspaces_reminders_due"}
 
 
 def _tracked_by_models(obj, name, type_, reflected, compare_to) -> bool:
