@@ -30,7 +30,7 @@ from bench.ocr_parallel import multi_page_scan
 from bench.pipeline import percentile
 from bench.soak import wait_settled
 
-# A client picks no type for a contract scan: what the reader finds decides.
+# What the client says the scan is; the reader finds a loan contract's prose, and a person decides (ACTION_REQUIRED).
 KIND = "employment_contract"
 
 
