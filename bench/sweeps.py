@@ -7,8 +7,10 @@ Seeds a PostgreSQL database of its own (`leadflow_bench_sweeps`, kept between ru
 skipped when it holds the documents already; --fresh starts over) with `--documents` settled
 documents over up to 1,000 brokerages, each with its finished extraction job, its callback (the
 status log) and its settled reservation, written by INSERT ... SELECT generate_series inside
-PostgreSQL (no row passes through Python). A few documents are in flight, all fresh: the
-database is idle, no sweep has anything to do. Then it times `--runs` passes of each sweep
+PostgreSQL (no row passes through Python). A few documents are in flight, all fresh, and the
+daily sweeps have looked at everything already (each verified payslip and statement and each
+open case is due again on a day of the coming weeks): the database is idle, no sweep has
+anything to do. Then it times `--runs` passes of each sweep, the daily stale and reminders ones too
 (median and slowest; target under 20 ms), marks `--stuck` documents stuck in PROCESSING and
 times the stalled sweep's passes until none is left (target under 10 s), and puts them back.
 
