@@ -88,7 +88,7 @@ def only_routes_have_limits(manager) -> bool:
 
 
 # How alike a word of a search and a word of a client's name must be to count as a misspelling
-# (pg_trgm's word similarity: the share of the search word's trigrams found; services/views.resembles).
+# (pg_trgm's word similarity: the share of the search word's trigrams found; services/text_search.resembles).
 # Two letters swapped in the middle of a word keep few: "Andresen" 0.38 of "Andersen", "Duobis" 0.29
 # of "Dubois"; pg_trgm's default is 0.6. Each word of the search must resemble one of the name, so a
 # low threshold per word still finds Jonas Andersen for "Jonas Andresen" and not Sofia Andersen.
