@@ -100,7 +100,7 @@ bench-dashboard: $(VENV)/.runtime services
 
 # Each sweep's pass over an idle history of 10 million documents (with their jobs, callbacks and
 # reservations), then 10,000 stuck documents recovered. SWEEPS_ARGS="--documents 1000000" for a
-# quicker run; the database (leadflow_bench_sweeps) is kept between runs, --fresh seeds again.
+# quicker run; the database (leadflow_bench_sweeps) is kept between runs, --fresh seeds again (20 minutes here).
 .PHONY: bench-sweeps
 bench-sweeps: $(VENV)/.runtime services
 	$(PY) -m bench.sweeps $(SWEEPS_ARGS)
