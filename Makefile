@@ -100,7 +100,7 @@ bench-dashboard: $(VENV)/.runtime services
 
 # Each sweep's pass over an idle history of 10 million documents (with their jobs, callbacks and
 # reservations), then 10,000 stuck documents recovered. SWEEPS_ARGS="--documents 1000000" for a
-# quicker run; the database (leadflow_bench_sweeps) is kept between runs, --fresh seeds again.
+# quicker run; the database (leadflow_bench_sweeps) is kept between runs, --fresh seeds again (20 minutes here).
 .PHONY: bench-sweeps
 bench-sweeps: $(VENV)/.runtime services
 	$(PY) -m bench.sweeps $(SWEEPS_ARGS)
@@ -111,6 +111,12 @@ bench-sweeps: $(VENV)/.runtime services
 .PHONY: bench-live
 bench-live: $(VENV)/.dev services
 	$(PY) -m bench.live $(LIVE_ARGS)
+
+# Upload-to-verdict of 3-page scans at one upload a second through the distributed mode with the real
+# extraction service (OCR): p50/p95. SCAN_VERDICT_ARGS="--seconds 30" for a quick run.
+.PHONY: bench-scan-verdict
+bench-scan-verdict: $(VENV)/.dev services
+	$(PY) -m bench.scan_verdict $(SCAN_VERDICT_ARGS)
 
 # 30 minutes at 5 uploads/s with 200 live pages open: each process's RSS every minute, and its growth
 # after the first five minutes against 10%; exits 1 past it. SOAK_ARGS="--minutes 3 --settled-minutes 1"

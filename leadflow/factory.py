@@ -88,7 +88,7 @@ def only_routes_have_limits(manager) -> bool:
 
 
 # How alike a word of a search and a word of a client's name must be to count as a misspelling
-# (pg_trgm's word similarity: the share of the search word's trigrams found; services/views.resembles).
+# (pg_trgm's word similarity: the share of the search word's trigrams found; services/text_search.resembles).
 # Two letters swapped in the middle of a word keep few: "Andresen" 0.38 of "Andersen", "Duobis" 0.29
 # of "Dubois"; pg_trgm's default is 0.6. Each word of the search must resemble one of the name, so a
 # low threshold per word still finds Jonas Andersen for "Jonas Andresen" and not Sofia Andersen.
@@ -109,8 +109,10 @@ def _set_resemblance_threshold(app: Flask) -> None:
             dbapi_connection.commit()
 
 
-# Made by migrations on PostgreSQL only (pg_trgm indexes); not part of the models' metadata.
-_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm"}
+# Made by migrations on PostgreSQL only (pg_trgm and partial expression indexes); not part of the models' metadata.
+_MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm",
+                           # PostgreSQL's partial expression indexes of what the daily sweeps find due
+                           "ix_documents_stale_check", "ix_workspaces_reminders_due"}
 
 
 def _tracked_by_models(obj, name, type_, reflected, compare_to) -> bool:

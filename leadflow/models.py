@@ -89,6 +89,9 @@ class Workspace(db.Model):
     closed_at = db.Column(db.DateTime, index=True)
     # When the loan is to be paid out (the advisor sets it): identity papers must be valid past it.
     planned_payout_date = db.Column(db.Date)
+    # The day the daily reminders sweep looks at this open case next (NULL: at its next run); an
+    # index of the open cases by it (migrations only: an expression index) keeps the sweep to those due.
+    reminders_due_on = db.Column(db.Date)
 
     # The dashboard's case picker: a brokerage's newest cases, without reading them all.
     __table_args__ = (Index("ix_workspaces_brokerage_id_id", "brokerage_id", "id"),)
@@ -163,6 +166,10 @@ class Document(db.Model):
     part_number = db.Column(db.Integer)
     first_page = db.Column(db.Integer)
     last_page = db.Column(db.Integer)
+    # The day the daily staleness sweep reads this VERIFIED payslip or statement next: the day it
+    # ages out, as its content says (NULL: not read since it was verified or corrected; far ahead:
+    # never, or marked already). Indexed in the migrations (a partial expression index).
+    stale_check_on = db.Column(db.Date)
 
     __table_args__ = (
         CheckConstraint(

@@ -10,20 +10,20 @@ import logging
 import threading
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Callable
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from leadflow import jobs, metrics
 from leadflow.billing import service as billing
 from leadflow.domain.lifecycle import JOB_FINISHED, JobStatus, Status
 from leadflow.extensions import db
-from leadflow.domain.audience import STAFF_ROLES, Role
+from leadflow.domain.audience import STAFF_ROLES
 from leadflow.models import (CallbackDelivery, CreditReservation, Document, ExtractionJob, NotificationOptOut,
-                             SentNotification, User, Workspace, WorkspaceMember, utcnow)
+                             SentNotification, User, Workspace, utcnow)
 from leadflow.ports import Ports, current_ports
 from leadflow.services import callbacks, case_file, erasure, notifications, pipeline
 
@@ -132,16 +132,33 @@ def sweep_erasure(session: Session, ports: Ports, now: datetime, batch: int) -> 
 
 
 def sweep_reminders(session: Session, ports: Ports, now: datetime, batch: int) -> int:
-    """Daily: open (not closed) cases with a client, opened longer than REMINDER_AFTER_DAYS ago; each is handed to
+    """Daily: the open cases due for a look (`reminders_due_on`, through ix_workspaces_reminders_due),
+    a batch at a time until none is due; each case old enough (REMINDER_AFTER_DAYS) is handed to
     notifications.remind_missing, which decides what is still missing and not reminded of lately.
-    Walks every such case once, a batch at a time (keyset on the id)."""
-    opened_before = now - timedelta(days=max(1, int(ports.settings.get("REMINDER_AFTER_DAYS") or 3)))
-    clients = (select(WorkspaceMember.workspace_id).join(User, User.id == WorkspaceMember.user_id)
-               .where(User.role == Role.CLIENT.value))
-    return _each_batch(session, batch, lambda after: (
-        select(Workspace.id).where(Workspace.created_at <= opened_before, Workspace.closed_at.is_(None),
-                                   Workspace.id > after, Workspace.id.in_(clients))),
-        Workspace.id, lambda workspace_id: notifications.remind_missing(session, ports, workspace_id))
+    Each case looked at is due again a period later (an item is reminded at most once a period
+    anyway; a document going stale makes it due at once), a younger one when it is old enough."""
+    period = timedelta(days=max(1, int(ports.settings.get("REMINDER_AFTER_DAYS") or 3)))
+    today = now.date()
+    due = func.coalesce(Workspace.reminders_due_on, case_file.before_any_day(session))
+    queued = 0
+    while True:
+        cases = session.execute(select(Workspace.id, Workspace.created_at)
+                                .where(Workspace.closed_at.is_(None), due <= today)
+                                .order_by(due, Workspace.id).limit(batch)).all()
+        next_look: dict[int, date] = {}
+        for workspace_id, created_at in cases:
+            if created_at > now - period:
+                next_look[workspace_id] = (created_at + period).date()
+            else:
+                queued += notifications.remind_missing(session, ports, workspace_id)
+                next_look[workspace_id] = today + period
+        for workspace_id, day in next_look.items():
+            # Never today or earlier: a run looks at each case once.
+            session.execute(update(Workspace).where(Workspace.id == workspace_id)
+                            .values(reminders_due_on=max(day, today + timedelta(days=1))))
+        session.commit()
+        if len(cases) < batch:
+            return queued
 
 
 def sweep_digests(session: Session, ports: Ports, now: datetime, batch: int) -> int:
@@ -158,10 +175,15 @@ def sweep_digests(session: Session, ports: Ports, now: datetime, batch: int) -> 
 
 def sweep_stale(session: Session, ports: Ports, now: datetime, batch: int) -> int:
     """Daily: VERIFIED payslips and bank statements that aged out leave the checklist (noted on the
-    case, pushed to open pages) and their clients are told by email which ones to replace."""
-    moved = case_file.mark_stale(session, ports, now.date(), batch)
-    notifications.document_stale(session, ports, moved)
-    return len(moved)
+    case, pushed to open pages) and their clients are told by email which ones to replace. Reads
+    only the documents due for a look today (case_file.mark_stale), a batch at a time."""
+    marked = 0
+    while True:
+        moved, read = case_file.mark_stale(session, ports, now.date(), batch)
+        notifications.document_stale(session, ports, moved)
+        marked += len(moved)
+        if read < batch:
+            return marked
 
 
 def _each_batch(session: Session, batch: int, query_after, key, handle) -> int:

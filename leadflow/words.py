@@ -14,6 +14,7 @@ import re
 from datetime import date, datetime, timezone
 from functools import lru_cache
 
+from babel import Locale
 from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
@@ -238,7 +239,17 @@ def moment(value, language: str) -> str:
         return ""
     if not isinstance(value, datetime):
         return day(value, language)
+    if value.tzinfo is None and value.year >= 1000:
+        # A stored time (naive, UTC): the same text as Babel's MOMENT pattern, put together
+        # directly; Babel's formatting cost 25-50 µs a time, and a dashboard page shows a hundred.
+        if _lang(language) == "de":
+            return f"{value.day:02d}.{value.month:02d}.{value.year}, {value.hour:02d}:{value.minute:02d}"
+        return f"{value.day} {_MONTHS_SHORT_EN[value.month]} {value.year}, {value.hour:02d}:{value.minute:02d}"
     return format_datetime(value, MOMENT[_lang(language)], tzinfo=timezone.utc, locale=LOCALE[_lang(language)])
+
+
+# English months as the en_GB locale abbreviates them ("Sept"): MOMENT's MMM.
+_MONTHS_SHORT_EN = Locale.parse(LOCALE["en"]).months["format"]["abbreviated"]
 
 
 def month(value, language: str) -> str:

@@ -6,9 +6,9 @@ scoped to the workspace's brokerage as well.
 """
 import logging
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import func, literal, literal_column, select, update
 from sqlalchemy.orm import Session
 
 from leadflow import outbox
@@ -62,40 +62,72 @@ def set_planned_payout(session: Session, workspace: Workspace, day: date | None)
     session.commit()
 
 
-def mark_stale(session: Session, ports: Ports, today: date, batch: int) -> list[str]:
-    """Find VERIFIED payslips and bank statements of open cases that have aged out today and are not yet
-    marked; mark each with a `went_stale` audit row (the checklist then wants a newer one, and the
-    case page shows why) and push it, so open pages re-read their case. At most `batch` are marked
-    per run, oldest verdicts first through the (status, status_changed_at) index. Returns their ids."""
+def mark_stale(session: Session, ports: Ports, today: date, batch: int) -> tuple[list[str], int]:
+    """Read the VERIFIED payslips and bank statements due for a look today (`stale_check_on`, see
+    `due_for_staleness`), at most `batch`, and mark those of open cases that have aged out with a
+    `went_stale` audit row (the checklist then wants a newer one, and the case page shows why),
+    pushed so open pages re-read their case. Every document read gets its next day: the day it
+    ages out (from its content), or never (marked now or before, never dated, not in an open
+    case: reopening a case looks at its documents again). Their cases are due for the reminders
+    sweep again. Commits. Returns the ids marked and how many were read (fewer than `batch`:
+    nothing more is due today)."""
     marked = select(AuditEntry.id).where(AuditEntry.document_id == Document.id, AuditEntry.action == WENT_STALE)
-    # A closed case waits for its erasure: its documents age without anyone asked for newer ones.
-    open_cases = select(Workspace.id).where(Workspace.closed_at.is_(None))
+    due = due_for_staleness(session)
+    rows = session.execute(
+        select(Document, Workspace.closed_at, marked.exists())
+        .outerjoin(Workspace, Workspace.id == Document.workspace_id)
+        .where(*STALENESS_WATCHED, due <= today).order_by(due, Document.id).limit(batch)).all()
     moved: list[str] = []
-    after = None
-    while len(moved) < batch:
-        query = (select(Document).where(Document.status == Status.VERIFIED.value,
-                                        Document.document_type.in_(AGING_TYPES),
-                                        Document.workspace_id.in_(open_cases), ~marked.exists())
-                 .order_by(Document.status_changed_at, Document.id).limit(batch))
-        if after is not None:
-            query = query.where(or_(Document.status_changed_at > after[0],
-                                    and_(Document.status_changed_at == after[0], Document.id > after[1])))
-        rows = session.scalars(query).all()
-        if not rows:
-            break
-        for document in rows:
-            after = (document.status_changed_at, document.id)
+    for document, closed_at, already in rows:
+        next_look = NEVER
+        if document.workspace_id is not None and closed_at is None and not already:
             read = DocumentFacts(document.id, document.title, document.document_type,
                                  read_fields(current_content(session, ports, document)))
-            if len(moved) < batch and rules.is_stale(read, today):
+            if rules.is_stale(read, today):
                 session.add(AuditEntry(document_id=document.id, action=WENT_STALE, from_status=document.status,
                                        to_status=document.status, created_at=ports.clock.now(),
                                        note=f"too old for a lender on {today.isoformat()}: a newer one is needed"))
                 outbox.record(session, DocumentStatusChanged(document.id, document.brokerage_id, document.status,
                                                              document.title))
                 moved.append(document.id)
-        outbox.commit(session)
-    return moved
+            else:
+                # Never today or earlier: a run reads each document once.
+                next_look = max(rules.stale_on(read) or NEVER, today + timedelta(days=1))
+        document.stale_check_on = next_look
+    cases = {document.workspace_id for document, _, _ in rows if document.id in moved}
+    if cases:
+        session.execute(update(Workspace).where(Workspace.id.in_(cases)).values(reminders_due_on=None))
+    outbox.commit(session)
+    return moved, len(rows)
+
+
+# The documents the staleness sweep watches; constants, not parameters, so that PostgreSQL
+# matches them to the partial index ix_documents_stale_check with any plan.
+STALENESS_WATCHED = (Document.status == literal_column(f"'{Status.VERIFIED.value}'"),
+                     Document.document_type.in_([literal_column(f"'{t}'") for t in AGING_TYPES]))
+# "Never" as a date both databases keep.
+NEVER = date(9999, 12, 31)
+
+
+def due_for_staleness(session: Session):
+    """The day a document is due, NULL (not read since verified or corrected) first: the
+    expression ix_documents_stale_check indexes."""
+    return func.coalesce(Document.stale_check_on, before_any_day(session))
+
+
+def before_any_day(session: Session):
+    """The day a row not looked at yet is due on (NULL sorts first as this): a constant, as the
+    due-indexes are made with it."""
+    if session.get_bind().dialect.name == "postgresql":
+        return literal_column("'-infinity'::date")
+    return literal(date(1, 1, 1))
+
+
+def look_again(session: Session, workspace_id: int) -> None:
+    """A case opened again: its verified documents are read by the next staleness run (they
+    were left unwatched while it was closed). The caller commits."""
+    session.execute(update(Document).where(Document.workspace_id == workspace_id, *STALENESS_WATCHED)
+                    .values(stale_check_on=None))
 
 
 def facts(session: Session, ports: Ports, workspace: Workspace) -> CaseFacts:

@@ -29,7 +29,7 @@ from leadflow.models import (ApiToken, Applicant, AuditEntry, Document, Document
                              ErasureRecord, ExtractionJob, LenderPackage, Packet, UploadIntent, User, Workspace,
                              WorkspaceMember)
 from leadflow.ports import Ports
-from leadflow.services import counts, page_images, part_files, version_store
+from leadflow.services import case_file, counts, page_images, part_files, version_store
 from leadflow.services.documents import storage_key as document_key
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,8 @@ def reopen_case(session: Session, ports: Ports, user: User, workspace_id: int) -
     case = case_for_staff(session, user, workspace_id)
     moved = session.execute(update(Workspace).where(Workspace.id == case.id, Workspace.closed_at.isnot(None))
                             .values(closed_at=None)).rowcount
+    if moved:
+        case_file.look_again(session, case.id)
     session.commit()
     return moved == 1
 

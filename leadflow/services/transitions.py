@@ -358,6 +358,9 @@ _MOVED_AT = bindparam("moved_at", type_=Document.__table__.c.updated_at.type)
 
 def _terminal(values: dict, target: Status, now) -> dict:
     """The values of a move, with the time a document first settled when it settles now."""
+    if target == Status.VERIFIED:
+        # Verified (again): its content is new, the staleness sweep reads it at its next run.
+        values = {**values, "stale_check_on": null()}
     if target in lifecycle.TERMINAL:
         return {**values, "verified_at": func.coalesce(_DOCUMENTS.c.verified_at, now)}
     return values

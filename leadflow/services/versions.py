@@ -118,6 +118,8 @@ def _new_version(session: Session, ports: Ports, document: Document, part: str, 
                               replaces_id=previous.id if previous else None, storage_key=storage_key,
                               created_at=ports.clock.now())
     session.add(version)
+    if part == "content":
+        document.stale_check_on = None   # new content: the staleness sweep reads it again
     return version
 
 

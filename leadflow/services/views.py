@@ -12,26 +12,19 @@ page re-fetches whenever its socket (re)opens.
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import Boolean, String, and_, bindparam, false, func, or_, select, text, tuple_
-from sqlalchemy.ext.compiler import compiles
-from sqlalchemy.orm import aliased
-from sqlalchemy.sql.expression import ColumnElement
-from sqlalchemy.sql.visitors import InternalTraversal
+from sqlalchemy import any_, bindparam, func, or_, select, text, tuple_
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from leadflow import scoping
 from leadflow.domain.audience import Role, Viewer, sees_full_history
 from leadflow.domain.lifecycle import Status
 from leadflow.models import (Applicant, AuditEntry, Brokerage, CallbackDelivery, CreditReservation, Document,
                              DocumentVersion, ExtractionJob, User, Workspace, WorkspaceMember)
-from leadflow.services import counts
+from leadflow.services import counts, text_search
 from leadflow.services.search import Cursor, Filters, escape_like
 
 # The most rows a live list renders (a page of the dashboard is this size too).
 LIST_LIMIT = 100
-# How many of the newest documents a search reads for its page before it asks the trigram
-# indexes instead (_newest_matches): about the square root of (a large brokerage's documents
-# × a page), so that neither way reads much more than the other at its worst.
-SEARCH_WINDOW = 15_000
 # How many cases and clients a filter's drop-down offers before the person narrows it by name.
 MAX_OPTIONS = 200
 # The order statuses appear in, as a document moves through them.
@@ -49,15 +42,19 @@ class Page:
 def document_page(session, viewer: Viewer, filters: Filters, size: int) -> Page:
     """One page of `size` visible documents narrowed by `filters`, and the cursor of the next:
     the dashboard's pages, its live snapshot and GET /api/documents."""
-    rows = None
     if filters.q:
         if session.get_bind().dialect.name == "postgresql":
             # A statement is prepared once per connection (config.engine_options), and after a few
             # runs PostgreSQL may keep one generic plan for it: for a search, a plan that cannot see
-            # the words, and so reads every client's name. Planned for its own words each time.
+            # the words. Planned for its own words each time.
             session.execute(text("SET LOCAL plan_cache_mode = force_custom_plan"))
-        rows = _newest_matches(session, viewer, filters, size + 1)
-    if rows is None:
+        owners = text_search.clients_named(session, viewer, filters.q)
+        # The documents the other filters leave, newest first: what the search narrows.
+        others = filtered(scoping.visible_documents(viewer), replace(filters, q=""))
+        rows = text_search.newest_matches(session, viewer, others, filters.q, size + 1, owners)
+        if rows is None:
+            rows = text_search.indexed_matches(session, others, filters.q, size + 1, owners)
+    else:
         rows = list(session.scalars(filtered(scoping.visible_documents(viewer), filters).limit(size + 1)))
     more = len(rows) > size
     rows = rows[:size]
@@ -87,116 +84,12 @@ def filtered(query, filters: Filters):
     if filters.client_id is not None:
         query = query.where(Document.owner_id == filters.client_id)
     if filters.q:
-        query = query.where(search_condition(filters.q))
+        query = query.where(text_search.search_condition(filters.q))
     if filters.cursor:
         # A row-value comparison: PostgreSQL turns it into one range condition on the index.
         query = query.where(tuple_(Document.created_at, Document.id)
                             < tuple_(filters.cursor.created_at, filters.cursor.id))
     return query.order_by(Document.created_at.desc(), Document.id.desc())
-
-
-def _newest_matches(session, viewer: Viewer, filters: Filters, limit: int) -> list[Document] | None:
-    """A search's page read from the newest SEARCH_WINDOW documents its other filters leave, or
-    None when fewer than `limit` of them match.
-
-    Two plans answer a search, and PostgreSQL cannot tell which is cheaper (how many documents
-    match is what it cannot estimate): walking the documents newest first until a page matches
-    is quick for a common word and reads the whole brokerage for a rare one; the trigram indexes
-    are quick for a rare word and fetch and sort every match of a common one (a surname shared
-    by thousands of clients). So the walk goes first, bounded: if the newest SEARCH_WINDOW rows
-    hold a page of matches, every match after them is older, so those are the page (and when the
-    viewer's documents number no more than SEARCH_WINDOW, the window held them all); otherwise
-    matches are rare enough (under `limit` in SEARCH_WINDOW) for the indexes."""
-    window = filtered(scoping.visible_documents(viewer), replace(filters, q="")).limit(SEARCH_WINDOW).subquery()
-    newest = aliased(Document, window)
-    rows = list(session.scalars(select(newest).where(search_condition(filters.q, newest, walking=True))
-                                .order_by(newest.created_at.desc(), newest.id.desc()).limit(limit)))
-    if len(rows) >= limit or sum(counts.for_brokerage(session, viewer.brokerage_id).values()) <= SEARCH_WINDOW:
-        return rows
-    return None
-
-
-def search_condition(q: str, documents=Document, walking: bool = False):
-    """A document matches the search text when its title or file name holds it (literally, any
-    case), or when its client's name holds it or, on PostgreSQL, resembles it: a misspelt name.
-
-    Two forms of the same test. For the trigram indexes: ILIKE, and the matching clients as an
-    array, so that PostgreSQL reads the owner index for them and ORs the three index scans (the
-    clients are looked for among every brokerage's: scoping the names by brokerage would let
-    PostgreSQL read a large brokerage's every client instead of the name index, and another
-    brokerage's client owns none of the viewer's documents). `walking` (rows read one by one, as
-    _newest_matches does): lower() LIKE lower(), which is what ILIKE does on a UTF-8 database at
-    half its cost, and the matching clients as a set hashed once. (Reading each row's client by
-    id instead cost more: at ten million, 15,000 lookups for a rare name.)
-
-    Punctuation alone ("_", "-") names no file: file names are looked at only for a search with
-    a letter or digit in it (nearly every file name holds an underscore or a dot)."""
-    pattern = f"%{escape_like(q)}%"
-    columns = [documents.title, documents.filename] if any(c.isalnum() for c in q) else [documents.title]
-    named = select(User.id).where(User.role == Role.CLIENT.value,
-                                  or_(User.name.ilike(pattern, escape="\\"), resembles(q, User.name)))
-    if walking:
-        lowered = func.lower(pattern)
-        return or_(*[func.lower(column).like(lowered, escape="\\") for column in columns],
-                   documents.owner_id.in_(named))
-    return or_(*[column.ilike(pattern, escape="\\") for column in columns],
-               _OwnerAmong(documents.owner_id, named.scalar_subquery()))
-
-
-def resembles(q: str, name):
-    """On PostgreSQL, a name resembles a search of several words (a person's name) when each word
-    resembles a word of the name (pg_trgm's word similarity, `word <% name`, at
-    factory.RESEMBLANCE_THRESHOLD): "Jonas Andresen" finds Jonas Andersen and not Sofia Andersen.
-    Word by word, not the whole name at once: the index then intersects one list of names per
-    word, where a whole-name similarity reads every Andersen to find one Jonas. A single word is
-    matched as written only: alone, a word that loose would resemble a tenth of all names."""
-    words = q.split()
-    if len(words) < 2:
-        return false()
-    return and_(*[_Resembles(word, name) for word in words])
-
-
-class _Resembles(ColumnElement):
-    """`word <% column` on PostgreSQL; never elsewhere."""
-    type = Boolean()
-    inherit_cache = True
-    _traverse_internals = [("text", InternalTraversal.dp_clauseelement), ("column", InternalTraversal.dp_clauseelement)]
-
-    def __init__(self, text: str, column):
-        self.text = bindparam("resembles", text, unique=True, type_=String())
-        self.column = column
-
-
-@compiles(_Resembles, "postgresql")
-def _resembles_postgresql(element, compiler, **kw):
-    percent = "%%" if compiler.dialect.paramstyle in ("format", "pyformat") else "%"  # psycopg's % escaped
-    return f"({compiler.process(element.text, **kw)} <{percent} {compiler.process(element.column, **kw)})"
-
-
-@compiles(_Resembles)
-def _resembles_elsewhere(element, compiler, **kw):
-    return "(1 = 0)"
-
-
-class _OwnerAmong(ColumnElement):
-    """`owner_id = ANY(ARRAY(subquery))` on PostgreSQL (an index condition); `IN (subquery)` elsewhere."""
-    type = Boolean()
-    inherit_cache = True
-    _traverse_internals = [("column", InternalTraversal.dp_clauseelement), ("subquery", InternalTraversal.dp_clauseelement)]
-
-    def __init__(self, column, subquery):
-        self.column = column
-        self.subquery = subquery
-
-
-@compiles(_OwnerAmong, "postgresql")
-def _owner_among_postgresql(element, compiler, **kw):
-    return f"({compiler.process(element.column, **kw)} = ANY(ARRAY{compiler.process(element.subquery, **kw)}))"
-
-
-@compiles(_OwnerAmong)
-def _owner_among_elsewhere(element, compiler, **kw):
-    return compiler.process(element.column.in_(element.subquery), **kw)
 
 
 def dashboard_documents(query, args):
@@ -256,23 +149,33 @@ def user_names(session, user_ids) -> dict[int, str]:
     ids = {i for i in user_ids if i is not None}
     if not ids:
         return {}
-    return dict(session.execute(select(User.id, User.name).where(User.id.in_(ids))).all())
+    return dict(session.execute(select(User.id, User.name).where(_among(session, User.id, ids))).all())
 
 
 def users_with_roles(session, user_ids) -> dict[int, tuple[str, str]]:
     """id -> (name, role): a row links a client's name to their documents, not a staff member's."""
     return {i: (name, role) for i, name, role in
-            session.execute(select(User.id, User.name, User.role).where(User.id.in_(set(user_ids))))}
+            session.execute(select(User.id, User.name, User.role).where(_among(session, User.id, user_ids)))}
 
 
 def workspace_names(session, workspace_ids) -> dict[int, str]:
     return dict(session.execute(select(Workspace.id, Workspace.name)
-                                .where(Workspace.id.in_(set(workspace_ids)))).all())
+                                .where(_among(session, Workspace.id, workspace_ids))).all())
 
 
 def brokerage_names(session, brokerage_ids) -> dict[int, str]:
     return dict(session.execute(select(Brokerage.id, Brokerage.name)
-                                .where(Brokerage.id.in_(set(brokerage_ids)))).all())
+                                .where(_among(session, Brokerage.id, brokerage_ids))).all())
+
+
+def _among(session, column, ids):
+    """`column = ANY(:ids)` with the ids as one array on PostgreSQL: one statement text whatever
+    their number, prepared once per connection. An IN list is a statement of its own per length
+    (a page's hundred names: built, sent and prepared anew, some 3 ms of CPU a page)."""
+    ids = sorted(set(ids))
+    if session.get_bind().dialect.name == "postgresql":
+        return column == any_(bindparam("among", ids, type_=ARRAY(column.type)))
+    return column.in_(ids)
 
 
 # --- a case ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from leadflow.models import Brokerage
 from leadflow.services import views
 from leadflow.services.search import Filters
 from leadflow.web.auth import roles_required
+from leadflow.web.pages import read_only
 from leadflow.web.templating import preload_names
 
 bp = Blueprint("dashboard", __name__)
@@ -31,19 +32,19 @@ def index():
         # Live search and filter changes swap the results only (the socket stays open); the
         # address bar gets the filters' link, without the empty fields the form sent.
         # The counts come along out of band: their links keep the new filters.
-        return render_template("dashboard/_results.html", **context, counts_oob=True), 200, \
+        return read_only(render_template("dashboard/_results.html", **context, counts_oob=True)), 200, \
             {"HX-Push-Url": url_for("dashboard.index", **filters.args())}
-    return render_template(
+    return read_only(render_template(
         "dashboard/index.html", **context, brokerage=db.session.get(Brokerage, brokerage_id),
         workspaces=views.workspace_options(db.session, brokerage_id, selected=filters.workspace_id),
-        clients=views.client_options(db.session, brokerage_id, selected=filters.client_id))
+        clients=views.client_options(db.session, brokerage_id, selected=filters.client_id)))
 
 
 @bp.get("/dashboard/counts")
 @roles_required(*STAFF_ROLES)
 def status_counts():
-    return render_template("dashboard/_counts.html", counts=views.status_counts(db.session, current_user.brokerage_id),
-                           filters=Filters.from_args(request.args))
+    return read_only(render_template("dashboard/_counts.html", filters=Filters.from_args(request.args),
+                                     counts=views.status_counts(db.session, current_user.brokerage_id)))
 
 
 @bp.get("/dashboard/options/<kind>")
@@ -59,5 +60,5 @@ def filter_options(kind):
         everything = "Every client"
     else:
         abort(404)
-    return render_template("dashboard/_options.html", options=[(o.id, o.name) for o in options],
-                           everything=everything, name=name)
+    return read_only(render_template("dashboard/_options.html", options=[(o.id, o.name) for o in options],
+                                     everything=everything, name=name))

@@ -53,11 +53,27 @@ def helpers() -> dict:
     }
 
 
-def type_label(document_type: str | None) -> str:
-    """'bank_statement' -> 'Bank statement' / 'Kontoauszug'."""
-    if document_type == PACKET_KIND:
-        return gettext("Several documents in one file")   # a packet (issue 40) is no type of its own
-    return gettext(document_types.name(document_type)) if document_type else "—"
+def type_label(document_type: str | None, language: str | None = None) -> str:
+    """'bank_statement' -> 'Bank statement' / 'Kontoauszug', in the page's language (`language`,
+    when given, is the page's: a list looks it up once)."""
+    if not document_type:
+        return "—"
+    if document_type == PACKET_KIND:   # a packet (issue 40) is no type of its own
+        return _once(("type", document_type, language or page_language()),
+                     lambda: gettext("Several documents in one file"))
+    return _once(("type", document_type, language or page_language()),
+                 lambda: gettext(document_types.name(document_type)))
+
+
+def _once(key: tuple, words_for):
+    """The words for `key` (what, which, language), put into words once per request or push: a
+    row asks for the same few (a type, a status) a hundred times a page, and each gettext or
+    table lookup through the locale cost some 10-20 µs."""
+    said = g._get_current_object().__dict__.setdefault("words_said", {})
+    found = said.get(key)
+    if found is None:
+        found = said[key] = words_for()
+    return found
 
 
 def field_label(name: str) -> str:
@@ -74,12 +90,14 @@ def page_language() -> str:
 
 def status_words(status: str | None, language: str | None = None) -> str:
     """'VERIFIED' -> 'Verified' / 'Geprüft'."""
-    return words.status(status, language or page_language())
+    language = language or page_language()
+    return _once(("status", status, language), lambda: words.status(status, language))
 
 
 def code_words(code: str | None, language: str | None = None) -> str:
     """A rejection code, an audit action or a service's error code as words; never the code."""
-    return words.code(code, language or page_language())
+    language = language or page_language()
+    return _once(("code", code, language), lambda: words.code(code, language))
 
 
 def _day(value, language: str | None = None) -> str:
@@ -119,27 +137,30 @@ def retry_offered(viewer, document: Document) -> bool:
 def row_names(document: Document) -> dict:
     """The client's, the case's and the brokerage's names for a row, with the links that
     filter by them; looked up once per request (a page preloads them all in three queries)."""
-    cache = g.setdefault("row_names", {})
+    store = g._get_current_object()   # once: each `g.` through Flask's proxy costs a few µs, a row asked ~10
+    cache = store.__dict__.setdefault("row_names", {})
     key = (document.owner_id, document.workspace_id, document.brokerage_id)
-    if key not in cache and not g.get("names_batched"):
+    found = cache.get(key)
+    if found is not None:
+        return found
+    if not store.__dict__.get("names_batched"):
         # The first row of a list: fetch the names of every document this request loaded
         # (the whole list), so that a list costs three queries, not three per row.
         preload_names([o for o in db.session.identity_map.values() if isinstance(o, Document)])
-    if key not in cache:
-        users, cases, brokerages = (g.setdefault("names_" + kind, {}) for kind in ("user", "workspace", "brokerage"))
-        if document.owner_id not in users or document.brokerage_id not in brokerages or (
-                document.workspace_id is not None and document.workspace_id not in cases):
-            preload_names([document])
-        client, role = users.get(document.owner_id, ("—", None))
-        cache[key] = {
-            "client": client, "client_role": role,
-            "client_url": _link("dashboard.index", "client", document.owner_id),
-            "workspace": cases.get(document.workspace_id) if document.workspace_id else None,
-            "workspace_url": _link("cases.show", "workspace_id", document.workspace_id)
-            if document.workspace_id else None,
-            "brokerage": brokerages.get(document.brokerage_id, ""),
-        }
-    return cache[key]
+    users, cases, brokerages = (store.__dict__.setdefault("names_" + kind, {})
+                                for kind in ("user", "workspace", "brokerage"))
+    if document.owner_id not in users or document.brokerage_id not in brokerages or (
+            document.workspace_id is not None and document.workspace_id not in cases):
+        preload_names([document])
+    client, role = users.get(document.owner_id, ("—", None))
+    found = cache[key] = {
+        "client": client, "client_role": role,
+        "client_url": _link("dashboard.index", "client", document.owner_id),
+        "workspace": cases.get(document.workspace_id) if document.workspace_id else None,
+        "workspace_url": _link("cases.show", "workspace_id", document.workspace_id) if document.workspace_id else None,
+        "brokerage": brokerages.get(document.brokerage_id, ""),
+    }
+    return found
 
 
 def document_url(document_id: str) -> str:
@@ -155,7 +176,7 @@ def _link(endpoint: str, key: str, value) -> str:
     """url_for(endpoint, **{key: value}) for an id (digits, or a document's hex id: nothing to
     quote), from the link built once per request with a placeholder: a row's links cost a string
     join, not a route build each (a hundred rows made some 300 url_for calls per page)."""
-    patterns = g.setdefault("link_patterns", {})
+    patterns = g._get_current_object().__dict__.setdefault("link_patterns", {})
     pattern = patterns.get((endpoint, key))
     if pattern is None:
         pattern = patterns[(endpoint, key)] = url_for(endpoint, **{key: int(_PLACEHOLDER)}).split(_PLACEHOLDER)

@@ -1,7 +1,7 @@
 """packets: one upload holding several documents, and the documents found in it (issue 40)
 
 Revision ID: b4e1f6a0c2d9
-Revises: d7a41c9e0b53
+Revises: e5c2b7d94a18
 Create Date: 2026-12-06 21:40:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'b4e1f6a0c2d9'
-down_revision = 'd7a41c9e0b53'
+down_revision = "e5c2b7d94a18"
 branch_labels = None
 depends_on = None
 

@@ -119,3 +119,16 @@ def test_an_aged_out_payslip_leaves_the_checklist_and_the_client_reads_what_to_r
         told = db.session.scalars(select(SentNotification.subject).where(SentNotification.kind == "document_stale"))
         assert sorted(told) == sorted([payslip, statement]), "one email names both"
         db.session.remove()
+
+
+def test_a_closed_cases_documents_age_unwatched_and_are_looked_at_again_when_it_reopens(app, world):
+    build_case(world)
+    advisor = signed_in(app, world.advisor_a)
+    assert post(advisor, f"/workspaces/{world.workspace_a}/close", {}).status_code == 200
+    clock.travel_to(datetime(2026, 12, 1, 6, 0))
+    with app.app_context():
+        assert sweeps.run("stale") == 0, "a closed case waits for its erasure"
+    assert post(advisor, f"/workspaces/{world.workspace_a}/reopen", {}).status_code == 200
+    with app.app_context():
+        assert sweeps.run("stale") == 2, "reopened: its aged-out payslip and statement are marked"
+        assert sweeps.run("stale") == 0

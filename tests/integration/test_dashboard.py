@@ -150,12 +150,12 @@ def test_search_finds_a_file_name_and_a_clients_name_misspelt_too(app, world, se
 @pytest.mark.parametrize("q", ["payslip", "kontoauszug", "Tied payslip", "zzz-nothing"])
 def test_a_search_shows_the_same_rows_from_the_newest_documents_as_from_the_indexes(app, world, seeded, q,
                                                                                        monkeypatch):
-    """views._newest_matches reads the newest SEARCH_WINDOW rows first; with a window that holds
+    """text_search.newest_matches reads the newest SEARCH_WINDOW rows first; with a window that holds
     every document, a window of a few rows (then the trigram indexes) must show the same."""
-    from leadflow.services import views
+    from leadflow.services import text_search
     advisor = signed_in(app, world.advisor_a)
     everything = walk(advisor, f"/dashboard?q={q}")
-    monkeypatch.setattr(views, "SEARCH_WINDOW", 3)
+    monkeypatch.setattr(text_search, "SEARCH_WINDOW", 3)
     assert walk(advisor, f"/dashboard?q={q}") == everything
     if q == "zzz-nothing":
         assert everything == []

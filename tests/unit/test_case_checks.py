@@ -307,6 +307,18 @@ def test_a_payslip_ages_out_on_the_first_of_month_four():
     assert cc.is_stale(old_statement, date(2026, 11, 1))
 
 
+def test_the_day_a_document_ages_out_is_known_from_its_content_so_the_sweep_reads_it_only_then():
+    assert cc.stale_on(payslip("2026-08")) == date(2026, 12, 1)
+    assert cc.stale_on(statement("2026-07-01", "2026-07-31")) == date(2026, 11, 1)
+    assert cc.stale_on(statement("2026-07-01", "2026-07-01")) == date(2026, 11, 1)
+    for month in range(1, 13):
+        for document in (payslip(f"2025-{month:02d}"), statement(f"2025-{month:02d}-01", f"2025-{month:02d}-28")):
+            day = cc.stale_on(document)
+            assert not cc.is_stale(document, date.fromordinal(day.toordinal() - 1)) and cc.is_stale(document, day)
+    assert cc.stale_on(DocumentFacts("d", "Payslip", "payslip", {})) is None, "no period read: never"
+    assert cc.stale_on(DocumentFacts("d", "Contract", "employment_contract", {})) is None
+
+
 # --- the case ------------------------------------------------------------------------------------
 
 def test_run_checks_lists_every_check_and_the_worst_outcome():

@@ -94,3 +94,18 @@ def test_a_refusal_keeps_its_message_id_and_values_and_says_them_filled_in():
     assert refused.message == str(refused) == "This document’s status is “EXTRACTING”; wait until it is finished."
     assert refused.msgid.startswith("This document’s status is “%(status)s”") and refused.values == {"status": "EXTRACTING"}
     assert Conflict("100% sure, nothing to fill in").message == "100% sure, nothing to fill in"
+
+
+def test_a_stored_time_reads_as_babels_pattern_for_it_in_both_languages():
+    """moment() puts a stored (naive, UTC) time together itself: the text is Babel's, byte for byte."""
+    from datetime import datetime, timedelta, timezone
+
+    from babel.dates import format_datetime
+    value = datetime(2024, 1, 1, 0, 0)
+    while value < datetime(2027, 1, 1):
+        for language in ("en", "de"):
+            assert words.moment(value, language) == format_datetime(
+                value, words.MOMENT[language], tzinfo=timezone.utc, locale=words.LOCALE[language])
+        value += timedelta(hours=13, minutes=7)
+    assert words.moment(datetime(2026, 9, 6, 8, 5), "en") == "6 Sept 2026, 08:05"
+    assert words.moment(datetime(2026, 9, 6, 8, 5), "de") == "06.09.2026, 08:05"

@@ -20,14 +20,14 @@ from leadflow.domain.case_checks.facts import (DEFAULT_PAYOUT_DAYS, NOT_CHECKED,
                                                Booking, CaseFacts, CheckResult, DocumentFacts)
 from leadflow.domain.case_checks.identity import identity, identity_valid, person_name
 from leadflow.domain.case_checks.income import certificate_gross, contract_salary, net_credited
-from leadflow.domain.case_checks.recency import is_stale, recent
+from leadflow.domain.case_checks.recency import is_stale, recent, stale_on
 from leadflow.domain.case_checks.statements import red_flags
 from leadflow.domain.case_checks.summary import Household, IncomeSummary, household, income_summary
 from leadflow.domain.verification.names import same_person  # noqa: F401 (the checks' name rule, for tests)
 
 __all__ = ["DEFAULT_PAYOUT_DAYS", "NOT_CHECKED", "OK", "OUTCOMES", "PROBLEM", "WARNING", "Booking", "CaseFacts",
            "CheckResult", "DocumentFacts", "Household", "IncomeSummary", "certificate_gross", "contract_salary",
-           "employer", "household", "identity", "identity_valid", "income_summary", "is_stale", "net_credited",
+           "employer", "household", "identity", "identity_valid", "income_summary", "is_stale", "net_credited", "stale_on",
            "person_name", "recent", "red_flags", "run_checks", "same_employer", "same_person", "worst"]
 
 

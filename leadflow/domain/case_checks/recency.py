@@ -1,11 +1,11 @@
 """Recency: payslips and bank statements young enough for a lender today."""
-from datetime import date
+from datetime import date, timedelta
 
 from leadflow.domain.case_checks.facts import NOT_CHECKED, OK, PROBLEM, CaseFacts, CheckResult, DocumentFacts, dated_on
 from leadflow.domain.document_types import N_
 from leadflow.domain.verification import bank_statement as statement_rules
 from leadflow.domain.verification import payslip as payslip_rules
-from leadflow.domain.verification.common import iso_date, year_month
+from leadflow.domain.verification.common import add_months, iso_date, year_month
 
 # A lender wants the last three payslips and the last three months' statements.
 RECENT_NEEDED = 3
@@ -35,3 +35,17 @@ def is_stale(document: DocumentFacts, today: date) -> bool:
         end = iso_date(document.value("period_end"))
         return end is not None and end < statement_rules.oldest_accepted_end(today)
     return False
+
+
+def stale_on(document: DocumentFacts) -> date | None:
+    """The first day `is_stale` holds for the document (it ages out then and stays out); None
+    when it never does (not a payslip or statement, or its period was not read)."""
+    if document.type == "payslip":
+        period = year_month(document.value("period"))
+        return None if period is None else payslip_rules.last_accepted_day(period) + timedelta(days=1)
+    if document.type == "bank_statement":
+        end = iso_date(document.value("period_end"))
+        # oldest_accepted_end(today) is the first of a month: past `end` from the first day of
+        # the month after end's, MONTHS_BACK months on.
+        return None if end is None else add_months(end.replace(day=1), 1 + statement_rules.MONTHS_BACK)
+    return None
