@@ -10,14 +10,12 @@ extracts from them, so no page is OCR'd twice. A page the cache no longer holds 
 restarted, the page was pushed out, a split waited long for a person) is read again from the
 document's own pages alone, never the whole packet."""
 import hashlib
-import io
 import threading
 from collections import OrderedDict
 from dataclasses import replace
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.errors import PyPdfError
 
+from leadflow import pdf_pages
 from leadflow.extractor import classify as classifier
 from leadflow.extractor import packets, pipeline, sniff
 from leadflow.extractor.errors import Unreadable
@@ -120,17 +118,9 @@ def valid_pages(pages) -> bool:
 def part_pdf(data: bytes, first: int, last: int) -> bytes:
     """Pages first..last (from 1) of a PDF as a PDF of their own."""
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if last > len(reader.pages):
-            raise Unreadable(f"the PDF has {len(reader.pages)} pages; pages {first}-{last} were asked for")
-        writer = PdfWriter()
-        for index in range(first - 1, last):
-            writer.add_page(reader.pages[index])
-        out = io.BytesIO()
-        writer.write(out)
-        return out.getvalue()
-    except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError, OSError) as exc:
-        raise Unreadable(f"the PDF's pages {first}-{last} could not be taken apart: {type(exc).__name__}") from exc
+        return pdf_pages.cut(data, first, last)
+    except pdf_pages.PagesNotCut as exc:
+        raise Unreadable(str(exc)) from exc
 
 
 def digest(data: bytes) -> str:

@@ -7,13 +7,11 @@ in storage beside the packet's file, keyed by the document's pages (a corrected 
 them cuts again) and named after its type (the name a browser saves it under). A packet itself, and
 any other upload, is its own file. Who may download is decided by the caller, through the one
 audience check. Erasure deletes the cuts with the packet (`keys`)."""
-import io
 import logging
 import re
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.errors import PyPdfError
 
+from leadflow import pdf_pages
 from leadflow.domain.document_types import TYPES
 from leadflow.storage import ObjectMissing, StorageError
 from leadflow.storage.base import Storage
@@ -71,17 +69,9 @@ def content(storage: Storage, document) -> bytes:
 def cut(data: bytes, first: int, last: int) -> bytes:
     """Pages first..last (from 1) of a PDF as a PDF of their own. Raises NoFileOfItsOwn."""
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if not 1 <= first <= last <= len(reader.pages):
-            raise NoFileOfItsOwn(f"the PDF has {len(reader.pages)} pages; pages {first}-{last} were asked for")
-        writer = PdfWriter()
-        for index in range(first - 1, last):
-            writer.add_page(reader.pages[index])
-        out = io.BytesIO()
-        writer.write(out)
-        return out.getvalue()
-    except (PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError, OSError) as exc:
-        raise NoFileOfItsOwn(f"pages {first}-{last} could not be cut: {type(exc).__name__}") from exc
+        return pdf_pages.cut(data, first, last)
+    except pdf_pages.PagesNotCut as exc:
+        raise NoFileOfItsOwn(str(exc)) from exc
 
 
 def keys(brokerage_id: int, packet_id: str, ranges) -> list[str]:

@@ -69,18 +69,7 @@ def upload():
         413: TooLarge
         503: Unavailable
     """
-    file = request.files.get("file")
-    if file is None or not file.filename:
-        raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
-    split = split_requested()
-    title = params.text(request.form.get("title"), "title")
-    kind = None if split else params.text(request.form.get("kind"), "kind", max_length=40)
-    workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
-    max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
-    data = file.stream.read(max_bytes + 1)
-    document = documents.upload(db.session, current_ports(), current_user, filename=file.filename, data=data,
-                                title=title, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes, split=split)
-    return jsonify(document_json(document)), 201
+    return uploaded_from_request()
 
 
 @bp.post("/documents/uploads")
@@ -352,6 +341,26 @@ def applicant_json(applicant) -> dict:
     return {"id": applicant.id, "role": applicant.role, "name": applicant.name,
             "date_of_birth": applicant.date_of_birth.isoformat() if applicant.date_of_birth else None,
             "citizenship": applicant.citizenship}
+
+
+def uploaded_from_request():
+    """The multipart upload both upload routes take: the file, its title, what the uploader says it
+    is, its case, and whether it may hold several documents (`split=auto`, then no kind)."""
+    file = request.files.get("file")
+    if file is None or not file.filename:
+        raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
+    split = split_requested()
+    title = params.text(request.form.get("title"), "title")
+    kind = params.text(request.form.get("kind"), "kind", max_length=40)
+    if split and kind:
+        raise InvalidInput("A packet holds documents of several kinds: send no kind with split=auto.",
+                           code="kind_with_split")
+    workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
+    max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
+    data = file.stream.read(max_bytes + 1)
+    document = documents.upload(db.session, current_ports(), current_user, filename=file.filename, data=data,
+                                title=title, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes, split=split)
+    return jsonify(document_json(document)), 201
 
 
 def split_requested() -> bool:

@@ -1,6 +1,6 @@
 """The JSON API's routes for packets (issue 40): upload one (`split=auto`), list its children, and
 confirm or correct its split. On the API's blueprint (leadflow.web.api)."""
-from flask import current_app, jsonify, request
+from flask import jsonify
 from flask_login import current_user, login_required
 
 from leadflow.errors import InvalidInput
@@ -9,7 +9,7 @@ from leadflow.ports import current_ports
 from leadflow.services import documents, packet_views, views
 from leadflow.services import packets as packet_service
 from leadflow.web import params
-from leadflow.web.api import bp, document_json, json_body, split_requested
+from leadflow.web.api import bp, document_json, json_body, uploaded_from_request
 
 @bp.post("/documents")
 @login_required
@@ -53,21 +53,7 @@ def create_document():
         413: TooLarge
         503: Unavailable
     """
-    file = request.files.get("file")
-    if file is None or not file.filename:
-        raise InvalidInput("Send the file as multipart field 'file'.", code="file_missing")
-    split = split_requested()
-    title = params.text(request.form.get("title"), "title")
-    kind = params.text(request.form.get("kind"), "kind", max_length=40)
-    if split and kind:
-        raise InvalidInput("A packet holds documents of several kinds: send no kind with split=auto.",
-                           code="kind_with_split")
-    workspace_id = params.optional_integer(request.form.get("workspace_id"), "workspace_id")
-    max_bytes = current_app.config["MAX_UPLOAD_BYTES"]
-    data = file.stream.read(max_bytes + 1)
-    document = documents.upload(db.session, current_ports(), current_user, filename=file.filename, data=data,
-                                title=title, kind=kind, workspace_id=workspace_id, max_bytes=max_bytes, split=split)
-    return jsonify(document_json(document)), 201
+    return uploaded_from_request()
 
 
 @bp.get("/documents/<document_id>/children")
