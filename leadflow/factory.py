@@ -111,6 +111,7 @@ def _set_resemblance_threshold(app: Flask) -> None:
 
 # Made by migrations on PostgreSQL only (pg_trgm and partial expression indexes); not part of the models' metadata.
 _MIGRATION_ONLY_INDEXES = {"ix_documents_title_trgm", "ix_documents_filename_trgm", "ix_users_name_trgm",
+                           "ix_users_brokerage_name_trgm", "ix_documents_brokerage_filename_trgm",
                            # PostgreSQL's partial expression indexes of what the daily sweeps find due
                            "ix_documents_stale_check", "ix_workspaces_reminders_due"}
 

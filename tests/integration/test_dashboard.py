@@ -147,6 +147,21 @@ def test_search_finds_a_file_name_and_a_clients_name_misspelt_too(app, world, se
         r.id for r in rows if filename in r.filename.lower() or filename in r.title.lower()]
 
 
+def test_a_short_surname_with_two_letters_swapped_finds_the_client(app, world, seeded):
+    """"Stao" shares one trigram of five with "Sato" (word similarity 0.2, under the threshold):
+    a surname of three or four letters is looked for with each pair of its letters swapped back."""
+    advisor = signed_in(app, world.advisor_a)
+    rows = _names_and_files(app, world)
+    name = next(r.name for r in rows if len(r.name.split(" ", 1)[1]) == 4)
+    first, last = name.split(" ", 1)
+    misspelt = f"{first} {last[0]}{last[2]}{last[1]}{last[3]}"
+    theirs = [r.id for r in rows if r.name == name]
+    assert theirs and misspelt != name
+    assert walk(advisor, f"/dashboard?q={misspelt}") == theirs
+    # Alone, a word is matched as written: "Stao" is no one's name.
+    assert walk(advisor, f"/dashboard?q={misspelt.split()[1]}") == []
+
+
 @pytest.mark.parametrize("q", ["payslip", "kontoauszug", "Tied payslip", "zzz-nothing"])
 def test_a_search_shows_the_same_rows_from_the_newest_documents_as_from_the_indexes(app, world, seeded, q,
                                                                                        monkeypatch):
