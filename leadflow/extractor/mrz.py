@@ -783,7 +783,7 @@ def _row_contrast(ink, angle: float) -> float:
     if rows.height < 2:
         return 0.0
     # Each row against the next, counted by difference in C: the same sum of squares as a loop
-    # over the rows, which took a third of the angle search's time.
+    # over the rows in Python (a sixth of the angle search's time).
     steps = ImageChops.difference(rows.crop((0, 0, 1, rows.height - 1)), rows.crop((0, 1, 1, rows.height)))
     return sum(count * step * step for step, count in enumerate(steps.histogram())) / rows.height
 
