@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 from dataclasses import dataclass, replace
+from functools import cached_property
 from datetime import date
 
 from PIL import Image, ImageChops, ImageFilter, ImageOps
@@ -637,6 +638,11 @@ class _KnownBand:
         self.grey, self.band_box = grey, band
 
     def band(self):
+        return self._band
+
+    @cached_property
+    def _band(self):
+        # Made once: the stretched read widens the same picture (levelling it again cost as much).
         crop = self.grey.crop(_pad(self.band_box, self.grey))
         # A photo a degree or two off level: long zone lines run into each other unless levelled
         # (cheap here: the crop is a band, not the page).
@@ -712,14 +718,23 @@ def text_angles(grey, near_level: bool = False, ink=None) -> list[float]:
     if ink is None:
         ink = _ink(grey, ANALYSIS_WIDTH)
         ink = ink.crop((ink.width * 8 // 100, ink.height * 8 // 100, ink.width * 92 // 100, ink.height * 92 // 100))
+    # Each angle's contrast is measured once: the fine steps round a coarse angle include it, and
+    # the steps round two coarse angles six degrees apart meet.
+    contrast: dict[float, float] = {}
+
+    def measured(angle: float) -> float:
+        if angle not in contrast:
+            contrast[angle] = _row_contrast(ink, angle)
+        return contrast[angle]
+
     if near_level:
         coarse = [0]
     else:
-        contrast = {a: _row_contrast(ink, a) for a in range(-90, 90, 3)}
-        ranked = sorted(contrast, key=lambda a: -contrast[a])
+        coarse_angles = list(range(-90, 90, 3))
+        ranked = sorted(coarse_angles, key=lambda a: -measured(a))
         apart = [a for a in ranked[1:] if min(abs(a - ranked[0]) % 90, 90 - abs(a - ranked[0]) % 90) >= 6]
         coarse = ranked[:1] + apart[:1]
-    return [max((c + step / 2 for step in range(-6, 7)), key=lambda a: _row_contrast(ink, a)) for c in coarse]
+    return [max((c + step / 2 for step in range(-6, 7)), key=measured) for c in coarse]
 
 
 def _worth_looking(text: str, found: MRZ | None, debris: bool = True) -> bool:
@@ -764,8 +779,13 @@ def _ink(grey, width: int):
 
 def _row_contrast(ink, angle: float) -> float:
     turned = ink.rotate(angle, resample=Image.NEAREST, expand=True, fillcolor=0)
-    rows = list(turned.resize((1, turned.height), Image.BOX).tobytes())
-    return sum((a - b) ** 2 for a, b in zip(rows, rows[1:])) / max(1, len(rows))
+    rows = turned.resize((1, turned.height), Image.BOX)
+    if rows.height < 2:
+        return 0.0
+    # Each row against the next, counted by difference in C: the same sum of squares as a loop
+    # over the rows in Python (a sixth of the angle search's time).
+    steps = ImageChops.difference(rows.crop((0, 0, 1, rows.height - 1)), rows.crop((0, 1, 1, rows.height)))
+    return sum(count * step * step for step, count in enumerate(steps.histogram())) / rows.height
 
 
 class _Attempts:
@@ -812,6 +832,11 @@ class _Attempts:
         self.level = turns[0][0]
 
     def band(self):
+        return self._band
+
+    @cached_property
+    def _band(self):
+        # Made once: the stretched read widens the same picture.
         image, band = self.first
         return _enlarged(image.crop(_pad(band, image)), band, ZONE_CHAR_HEIGHT) if band else None
 
