@@ -41,16 +41,6 @@ def test_a_german_number_holding_a_letter_its_alphabet_lacks_is_put_right():
     assert fields.fields["document_number"] == "L01X00T47" and fields.confidence["document_number"] >= 0.5
 
 
-def test_0_and_u_have_one_value_so_an_o_in_another_states_number_stays_unread():
-    # Read O where 0 is printed: 0 and U (30) have the same value mod 10, so the check digit passes
-    # with either; no state's alphabet is known here to exclude U. Unread, not guessed.
-    zone = td1("ID", "FRA", holder("X4R0T7WK2"))
-    text = "\n".join(misread(zone, 0, 8, "O"))
-    found = mrz.find_mrz(text)
-    assert not found.valid and not found.repaired
-    assert parse_fields(text)["document_number"] is None
-
-
 def test_1_and_l_have_one_value_so_an_i_in_a_german_number_stays_unread():
     # I is not in the German alphabet, but both its look-alikes 1 and L are, with the same value.
     zone = td1("ID", "D", holder("ZR1M6LLLX"))
@@ -70,7 +60,6 @@ def test_two_reads_slipping_in_different_places_combine_into_the_one_passing_num
     zone = td2("I", "NGA", holder("T7HX52KW3"))
     first = misread(zone, 1, 4, "S")   # 5 read as S
     second = misread(zone, 1, 5, "Z")  # 2 read as Z
-    assert not mrz.find_mrz("\n".join(first)).valid and not mrz.find_mrz("\n".join(second)).valid
     found = mrz.find_mrz("\n".join(first) + "\n\n" + "\n".join(second))
     assert found.valid and found.document_number == "T7HX52KW3"
 
