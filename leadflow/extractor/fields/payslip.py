@@ -39,7 +39,7 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
 TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung",
                        r"re:(?:bezüge|besoldungs)mitteilung", r"re:mitteilung\s(?:über\s)?(?:die\s)?(?:bezüge|besoldung)", "payslip",
                        "pay slip", "salary statement")
-TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
+TAX_CLASS = lexicon("steuer ?klasse", r"re:steuer\s?-?k[iI1|]asse", r"re:st\.?\s?-?k[lI1|]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
                 "brutto gesamt", "gesamt bezüge", "summe der bezüge", "summe der brutto bezüge", "gross pay", "gross wages", "total gross pay",
@@ -80,7 +80,8 @@ TITLE_WEIGHT = 0.9
 FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
 FLAT_NET = r"netto-?\s?verdienst|nettobezüge|nettolohn|nettogehalt|\bnet pay\b|\bnet salary\b"
 FLAT_PAYOUT = r"auszahlungsbetrag|auszahlung|überweisungsbetrag|\bamount paid\b|\bpayout\b"
-ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
+FLAT_TAX_CLASS = re.compile(r"(?:steuerk[l1iI|]asse|\bst\.?\s?-?k[l1iI|]\.?|\blst\.?-?k[l1iI|]\.?|\btax class)\s*[:/]?[ \t]*",
+                            re.IGNORECASE)
 # A month with a two-digit year, as a whole cell under "Monat/Jahr" or after "Abrechnungsmonat": "10/26".
 SHORT_MONTH = re.compile(r"(0?[1-9]|1[0-2])\s?[/.]\s?(\d{2})")
 # Dates near the top that are no pay period: entry, leaving and birth dates in the personal data.
@@ -294,10 +295,12 @@ def _public_body(text: str) -> str | None:
 
 
 def _flat_tax_class(f: Findings, text: str) -> None:
-    m = re.search(r"(?:steuerklasse|\bstkl\.?|\btax class)\s*[:/]?\s*(VI|IV|V|I{1,3}|[1-6])\b", text, re.IGNORECASE)
-    if m:
-        f.offer("tax_class", ROMAN.get(m.group(1).upper()) or int(m.group(1)), FLAT_LABEL)
-        return
+    # OCR reads the label's l as i, I or 1 ("Steuerkiasse", "StKI") and the numeral's strokes as l or |.
+    for m in FLAT_TAX_CLASS.finditer(text):
+        found = p.tax_class(text[m.end():m.end() + 12])
+        if found:
+            f.offer("tax_class", found, FLAT_LABEL)
+            return
     # DATEV-like header row: Pers.-Nr. | Geb.-Datum | StKl | Ki.Frbtr. -> "17.03.1986  1  0,0"
     m = re.search(r"\d{2}\.\d{2}\.\d{4}[\s|]+([1-6])[\s|]+\d,\d\b", text)
     if m:

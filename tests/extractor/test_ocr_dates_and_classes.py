@@ -1,0 +1,78 @@
+"""Dates, pay months and tax classes as OCR misreads them on scans and photos: the letters that look like
+digits inside a date, a month's name with a letter confused, a Roman numeral's strokes read as l or |.
+Read back where the shape leaves no other reading; never turned into a date where none was printed."""
+import pytest
+
+from leadflow.extractor.fields import parse as p
+from leadflow.extractor.fields import payslip
+from leadflow.extractor.fields.finding import Findings
+from leadflow.extractor.normalise import month_word, repair_dates
+
+
+@pytest.mark.parametrize("read, meant", [
+    ("0l.1O.2026", "01.10.2026"),
+    ("31. 03. 2026", "31.03.2026"),
+    ("O1/2026", "01/2026"),
+    ("Zeitraum: 1O.2026", "Zeitraum: 10.2026"),
+    ("Kalenderjahr 2O25", "Kalenderjahr 2025"),
+])
+def test_a_date_misread_by_ocr_is_read_again(read, meant):
+    assert repair_dates(read) == meant
+
+
+@pytest.mark.parametrize("text", ["1.234,56", "Il.Ol", "Seite 1/2", "10/26", "3.500,00 EUR 2026", "IBAN DE12 3456"])
+def test_figures_that_are_no_dates_stay_as_printed(text):
+    assert repair_dates(text) == text
+
+
+@pytest.mark.parametrize("raw, period", [
+    ("0ktober 2026", "2026-10"),
+    ("Apri1 2026", "2026-04"),
+    ("Dezernber 2026", "2026-12"),
+    ("für Juii 2026", "2026-07"),
+    ("Ol.2O26", "2026-01"),
+    ("Januar2026", "2026-01"),
+])
+def test_a_pay_month_misread_by_ocr_is_its_month(raw, period):
+    assert p.month_period(raw) == period
+
+
+@pytest.mark.parametrize("raw", ["Seite 2026", "Summe 2026", "Jahr 2026", "Marke 2026"])
+def test_a_word_before_a_year_is_no_month_unless_it_spells_one(raw):
+    assert p.month_period(raw) is None
+
+
+def test_a_month_word_is_read_only_when_one_month_is_that_close():
+    assert month_word("Septernber", p.MONTHS) == "september"
+    assert month_word("Mal", p.MONTHS) is None  # three letters: too short to guess
+
+
+def test_a_date_with_ocr_letters_and_a_misread_month_name_is_read():
+    assert p.iso_date("Beginn: 0l. O4. 2026") == "2026-04-01"
+    assert p.iso_date("commences on 1. 0ktober 2026") == "2026-10-01"
+    assert p.date_range("01.O1.2026 - 3l.0l.2026") == ("2026-01-01", "2026-01-31")
+    assert p.year("für das Kalenderjahr 2O25") == 2025
+
+
+@pytest.mark.parametrize("raw, tax_class", [
+    ("I", 1), ("l", 1), ("|", 1), ("Il", 2), ("11", 2), ("lll", 3), ("lV", 4), ("Vl", 6), ("III Kinder 0,5", 3),
+    ("3", 3),
+])
+def test_a_tax_class_numeral_read_as_strokes_is_its_class(raw, tax_class):
+    assert p.tax_class(raw) == tax_class
+
+
+@pytest.mark.parametrize("raw", ["1,5", "11,00", "ll.5", "Kinder"])
+def test_a_figure_is_no_tax_class(raw):
+    assert p.tax_class(raw) is None
+
+
+@pytest.mark.parametrize("text, tax_class", [
+    ("Steuerkiasse: Ill  Kinder 0,5", 3),
+    ("StKI  IV", 4),
+    ("St.-Kl. l  Konf. rk", 1),
+])
+def test_a_payslips_tax_class_is_read_under_its_label_as_ocr_spells_it(text, tax_class):
+    found = Findings(payslip.SCHEMAS)
+    payslip._flat_tax_class(found, text)
+    assert [c.value for c in found.candidates["tax_class"]] == [tax_class]
