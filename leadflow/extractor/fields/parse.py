@@ -90,7 +90,20 @@ def _ocr_repaired(raw: str) -> str:
     raw = repair_numbers(raw)
     raw = re.sub(r"(?<=\d)[:;]{1,2}(?=\d{3}[.,]\d{2}(?!\d))", ".", raw)
     raw = re.sub(r"(?<=\d) (?=[.,]\d{2}(?![\d.,]))", "", raw)
+    raw = SPLIT_GROUP.sub(_group_joined, raw)
+    raw = SPLIT_CENTS.sub(r"\1\2", raw)
     return re.sub(r"(?<![\d.,])(\d{1,3}),(\d{3}),(\d{2})(?![\d.,])", r"\1.\2,\3", raw)
+
+
+# A space OCR set inside a figure's thousands group ("53.36 2,68", "1.2 34,56"): the two parts make
+# one group of three, so the space is no column gap (a gap never splits a group of a grouped figure).
+SPLIT_GROUP = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})*\.)(\d{1,2}) (\d{1,2})(?=(?:\.\d{3})*,\d{2}(?![\d.,]))")
+# A space after the decimal comma of a grouped figure ("53.362, 68").
+SPLIT_CENTS = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+,) (\d{2})(?![\d.,])")
+
+
+def _group_joined(m: re.Match) -> str:
+    return m.group(1) + m.group(2) + m.group(3) if len(m.group(2)) + len(m.group(3)) == 3 else m.group(0)
 
 
 def money(raw: str) -> str | None:

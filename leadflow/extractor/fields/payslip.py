@@ -39,7 +39,7 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
 TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung",
                        r"re:(?:bezüge|besoldungs)mitteilung", r"re:mitteilung\s(?:über\s)?(?:die\s)?(?:bezüge|besoldung)", "payslip",
                        "pay slip", "salary statement")
-TAX_CLASS = lexicon("steuer ?klasse", r"re:steuer\s?-?k[iI1|]asse", r"re:st\.?\s?-?k[lI1|]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
+TAX_CLASS = lexicon("steuer ?klasse", r"re:steuer\s?-?k[iI1|]asse", r"re:steuer\s?-?k[lI1|]\.", r"re:st\.?\s?-?k[lI1|]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
                 "brutto gesamt", "gesamt bezüge", "summe der bezüge", "summe der brutto bezüge", "gross pay", "gross wages", "total gross pay",
@@ -80,7 +80,7 @@ TITLE_WEIGHT = 0.9
 FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
 FLAT_NET = r"netto-?\s?verdienst|nettobezüge|nettolohn|nettogehalt|\bnet pay\b|\bnet salary\b"
 FLAT_PAYOUT = r"auszahlungsbetrag|auszahlung|überweisungsbetrag|\bamount paid\b|\bpayout\b"
-FLAT_TAX_CLASS = re.compile(r"(?:steuerk[l1iI|]asse|\bst\.?\s?-?k[l1iI|]\.?|\blst\.?-?k[l1iI|]\.?|\btax class)\s*[:/]?[ \t]*",
+FLAT_TAX_CLASS = re.compile(r"(?:steuer\s?-?k[l1iI|](?:asse\b|\.)|\bst\.?\s?-?k[l1iI|]\.?|\blst\.?-?k[l1iI|]\.?|\btax class)\s*[:/]?[ \t]*",
                             re.IGNORECASE)
 # A month with a two-digit year, as a whole cell under "Monat/Jahr" or after "Abrechnungsmonat": "10/26".
 SHORT_MONTH = re.compile(r"(0?[1-9]|1[0-2])\s?[/.]\s?(\d{2})")
