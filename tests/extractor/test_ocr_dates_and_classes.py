@@ -76,3 +76,40 @@ def test_a_payslips_tax_class_is_read_under_its_label_as_ocr_spells_it(text, tax
     found = Findings(payslip.SCHEMAS)
     payslip._flat_tax_class(found, text)
     assert [c.value for c in found.candidates["tax_class"]] == [tax_class]
+
+
+def test_a_pay_range_with_one_year_misread_is_the_month_of_the_year_that_is_no_future():
+    assert p.month_period("vom JUNE 1, 2036 BIS JUNE 30, 2026") == "2026-06"
+    assert p.month_period("01.06.2025 - 30.06.2026") is None  # two plausible years: no guess
+
+
+@pytest.mark.parametrize("read, amount", [
+    ("53.36 2,68", "53362.68"),
+    ("1.2 34,56 EUR", "1234.56"),
+    ("53.362, 68", "53362.68"),
+])
+def test_a_space_ocr_set_inside_a_figure_is_no_column_gap(read, amount):
+    assert p.amounts(read) == [amount]
+
+
+def test_figures_in_two_columns_stay_two():
+    assert p.amounts("1.234,56 12,00") == ["1234.56", "12.00"]
+    assert p.amounts("1.23 45,67") == ["1.23", "45.67"]  # no group of three: two figures
+
+
+@pytest.mark.parametrize("text, tax_class", [("STEUERKL. 1", 1), ("STEUERKL.: 3", 3), ("Steuerkl. II", 2)])
+def test_the_tax_class_abbreviated_with_its_dot_is_read(text, tax_class):
+    found = Findings(payslip.SCHEMAS)
+    payslip._flat_tax_class(found, text)
+    assert [c.value for c in found.candidates["tax_class"]] == [tax_class]
+
+
+def test_a_statement_names_its_balances_kontostand_alt_and_kontostand_neu():
+    from leadflow.extractor.fields import read_fields
+    from leadflow.extractor.reading import read_document
+    from tests.extractor.test_generalising_readers import BOOKINGS, STATEMENT_HEAD
+    from tests.extractor.test_layout import pdf
+    found = read_fields("bank_statement", read_document(pdf(
+        *STATEMENT_HEAD, (60, 80, "Kontostand alt:"), (460, 80, "100,00"), *BOOKINGS,
+        (60, 170, "Kontostand neu:"), (460, 170, "2.004,90"))))
+    assert (found.fields["opening_balance"], found.fields["closing_balance"]) == ("100.00", "2004.90")

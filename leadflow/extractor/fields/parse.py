@@ -187,7 +187,11 @@ def month_period(raw: str) -> str | None:
         return f"{m.group(1)}-{m.group(2)}"
     start, end = date_range(raw)
     if start and end:
-        # A range over two months ("10.10.-09.11.2026") is no one month's.
+        # A range over two months ("10.10.-09.11.2026") is no one month's. The same month in two
+        # years is one year misread ("June 1, 2036 - June 30, 2026"): the year that is no future's.
+        if start[:7] != end[:7] and start[5:7] == end[5:7] and start[:4] != end[:4]:
+            years = [y for y in (start[:4], end[:4]) if int(y) <= date.today().year + 1]
+            return f"{years[0]}-{start[5:7]}" if len(years) == 1 else None
         return start[:7] if start[:7] == end[:7] else None
     day = iso_date(raw)
     return day[:7] if day else None
