@@ -113,3 +113,10 @@ def test_a_statement_names_its_balances_kontostand_alt_and_kontostand_neu():
         *STATEMENT_HEAD, (60, 80, "Kontostand alt:"), (460, 80, "100,00"), *BOOKINGS,
         (60, 170, "Kontostand neu:"), (460, 170, "2.004,90"))))
     assert (found.fields["opening_balance"], found.fields["closing_balance"]) == ("100.00", "2004.90")
+
+
+def test_an_ending_balance_is_read_from_the_flat_text_where_a_photos_rows_interleave():
+    from leadflow.extractor.fields import bank_statement
+    text = "Previous balance\n7,369.44\nEnding balance: 7,206.00\n"
+    assert p.after_label(text, bank_statement.FLAT_CLOSING, bank_statement.balance) == "7206.00"
+    assert p.after_label(text, bank_statement.FLAT_OPENING, bank_statement.balance) == "7369.44"

@@ -46,8 +46,11 @@ BANK_LABEL = lexicon("bank", "kreditinstitut", "institut")
 IS_LABEL = label_test(HOLDER, PERIOD, OPENING, CLOSING, IBAN_LABEL, BANK_LABEL,
                       re.compile(r"bic|swift|datum|date|betrag|amount|saldo|balance", re.IGNORECASE))
 
-FLAT_OPENING = r"alter kontostand|kontostand alt|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance|balance brought forward"
-FLAT_CLOSING = r"neuer kontostand|kontostand neu|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
+# The flat text keeps a label and its value together where a photo's layout lines interleave two rows.
+FLAT_OPENING = (r"alter kontostand|kontostand alt|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance"
+                r"|balance brought forward|starting balance|beginning balance|anfangsbestand")
+FLAT_CLOSING = (r"neuer kontostand|kontostand neu|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
+                r"|ending balance|final balance|endbestand|schlusssaldo")
 BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|postbank|\bing\b|n26|comdirect",
                        re.IGNORECASE)
 # "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it ("Beziige").
