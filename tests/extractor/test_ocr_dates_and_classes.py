@@ -120,3 +120,16 @@ def test_an_ending_balance_is_read_from_the_flat_text_where_a_photos_rows_interl
     text = "Previous balance\n7,369.44\nEnding balance: 7,206.00\n"
     assert p.after_label(text, bank_statement.FLAT_CLOSING, bank_statement.balance) == "7206.00"
     assert p.after_label(text, bank_statement.FLAT_OPENING, bank_statement.balance) == "7369.44"
+
+
+def test_a_month_alone_on_a_line_near_the_top_is_the_pay_period_when_its_label_was_lost():
+    found = Findings(payslip.SCHEMAS)
+    payslip._flat_period(found, "Muster GmbH\nSchillerplatz 22\n70173 Stuttgart\nEMMA VAN DEN BERG\nSCHILLERPLATZ 75\n"
+                                "70173 STUTTGART\nSeite 2026\nSEPTEMBER 2026\n58164\nLOHNABRECHNUNG\n")
+    assert [c.value for c in found.candidates["period"] if c.value] == ["2026-09"]
+
+
+def test_the_date_since_which_someone_is_employed_is_no_pay_period():
+    found = Findings(payslip.SCHEMAS)
+    payslip._flat_period(found, "Muster GmbH\nPriya Nair\nBeschäftigt seit\n01/08/2022\nBezügemitteilung\n")
+    assert [c.value for c in found.candidates["period"] if c.value] == []

@@ -86,7 +86,8 @@ FLAT_TAX_CLASS = re.compile(r"(?:steuer\s?-?k[l1iI|](?:asse\b|\.)|\bst\.?\s?-?k[
 SHORT_MONTH = re.compile(r"(0?[1-9]|1[0-2])\s?[/.]\s?(\d{2})")
 # Dates near the top that are no pay period: entry, leaving and birth dates in the personal data.
 OTHER_DATE = re.compile(r"(?:eintritt(?:sdatum)?|austritt(?:sdatum)?|geb(?:urts)?\.?\s?-?\s?datum|geboren(?:\s+am)?"
-                        r"|date of birth|hire date|start date|entry date)[\s:|]*\d{1,2}[./-]\d{1,2}[./-]\d{2,4}",
+                        r"|date of birth|hire date|start date|entry date|(?:beschäftigt|employed|tätig)\s+(?:seit|since))"
+                        r"[\s:|]*\d{1,2}[./-]\d{1,2}[./-]\d{2,4}",
                         re.IGNORECASE)
 # A line that names the bank or a rate, not the employer ("Überweisung: Nordbank AG", "Pauschsteuer 2 % (trägt AG)").
 NOT_EMPLOYER_LINE = re.compile(r"\bIBAN\b|\bBIC\b|\bbank\s?verbindung|überweisung|\bkonto\b|%", re.IGNORECASE)
@@ -262,6 +263,10 @@ def _cell(row, span: tuple[float, float, float]) -> str | None:
     return p.amount(cell.text) if cell is not None else None
 
 
+HEAD_LINES = 16
+MONTH_LINE = re.compile(rf"(?:{p.MONTH_WORD})\.?\s*(?:19|20)\d{{2}}", re.IGNORECASE)
+
+
 def _flat_period(f: Findings, text: str) -> None:
     found = p.after_label(text, r"abrechnungsmonat|abrechnungszeitraum|\bpay period\b|\bperiod\b", p.month_period)
     if found:
@@ -270,6 +275,13 @@ def _flat_period(f: Findings, text: str) -> None:
     head = OTHER_DATE.sub(" ", "\n".join(p.lines(text)[:6]))
     m = re.search(r"(?:für|for)\s+([A-Za-zä]+\.?\s+\d{4})", head, re.IGNORECASE)
     f.offer("period", p.month_period(m.group(1)) if m else p.month_period(head), GUESS + 0.1)
+    # A scan that lost the period's label keeps its value: a line near the top that is a month and
+    # its year and nothing else ("SEPTEMBER 2026").
+    for line in p.lines(text)[:HEAD_LINES]:
+        value = p.month_period(line) if MONTH_LINE.fullmatch(line) else None
+        if value:
+            f.offer("period", value, GUESS)
+            break
 
 
 def _month(raw: str) -> str | None:
