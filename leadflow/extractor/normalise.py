@@ -175,3 +175,69 @@ def _quantified(pattern: str, at: int) -> bool:
     """Whether the character at `at` carries its own quantifier ("beschäftigte[r]?" no, "e?" yes):
     then it is no half of a two-letter spelling."""
     return at + 1 < len(pattern) and pattern[at + 1] in "?*+{"
+
+
+# OCR's letters inside a date or a month with its year ("0l.1O.2026", "31. 03.2026", "O1/2026",
+# "2O26"): a token shaped like a date by its dots or slash, with most of its characters true digits.
+# Only the letters that look like digits, and only where the token's shape leaves no other reading.
+DATE_TOKEN = re.compile(r"(?<![\w.,/])([0-9OoIl]{1,2})\s?([./])\s?(?:([0-9OoIl]{1,2})\s?\2\s?)?([12][0-9OoIlS]{3})"
+                        r"(?![\w,/]|\.\d)")
+YEAR_TOKEN = re.compile(r"(?<![\w.,])(?=[12][0-9OoIlS]{3}(?![\w.,]))(?=\S*[OoIlS])[12][0-9OoIlS]{3}(?![\w.,]\d)")
+DATE_DIGITS = str.maketrans({"O": "0", "o": "0", "I": "1", "l": "1", "S": "5"})
+
+
+def repair_dates(text: str) -> str:
+    """Dates and pay months as OCR misreads them, read again: O/o -> 0, I/l -> 1 (S -> 5 in a year)
+    inside a token shaped like a date ("0l.1O.2026" -> "01.10.2026", "O1/2026" -> "01/2026"), and
+    spaces OCR set around a date's dots ("31. 03. 2026") taken out. A token with fewer than three true
+    digits is left as it was: "Il.Ol" is no date."""
+    if not any(c.isdigit() for c in text):
+        return text
+    text = DATE_TOKEN.sub(_date_read, text)
+    return YEAR_TOKEN.sub(lambda m: _year_read(m.group(0)), text)
+
+
+def _date_read(m: re.Match) -> str:
+    day, mark, month, year = m.group(1), m.group(2), m.group(3), m.group(4)
+    parts = [day, month, year] if month else [day, year]
+    if sum(c.isdigit() for c in "".join(parts)) < 3 or not year[:2].translate(DATE_DIGITS) in ("19", "20"):
+        return m.group(0)
+    return mark.join(part.translate(DATE_DIGITS) for part in parts)
+
+
+def _year_read(token: str) -> str:
+    year = token.translate(DATE_DIGITS)
+    return year if year[:2] in ("19", "20") and sum(c.isdigit() for c in token) >= 2 else token
+
+
+# A month's name as OCR misreads it: "0ktober" (O as 0), "Apri1" (l as 1), "Dezernber" (m as rn),
+# "Juii" (l as i), "Mérz": the word read again letter by letter into the closest month's name.
+MONTH_SHAPES = (("0", "o"), ("1", "l"), ("rn", "m"), ("é", "ä"), ("è", "ä"), ("ii", "li"), ("|", "l"))
+
+
+def month_word(word: str, names) -> str | None:
+    """The month name among `names` that an OCR'd word spells, or None: the word itself, else the
+    word with OCR's usual confusions read back, else (five letters or more) the one name that differs
+    from it by a single letter."""
+    lowered = word.lower().strip(".")
+    if lowered in names:
+        return lowered
+    fixed = lowered
+    for wrong, right in MONTH_SHAPES:
+        fixed = fixed.replace(wrong, right)
+    if fixed in names:
+        return fixed
+    if len(fixed) < 5 or not fixed.isalpha():
+        return None
+    close = [name for name in names if len(name) >= 5 and _one_letter_off(fixed, name)]
+    return close[0] if len(close) == 1 else None
+
+
+def _one_letter_off(a: str, b: str) -> bool:
+    """One letter changed, added or dropped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))

@@ -31,10 +31,10 @@ PERIOD = lexicon("auszugs zeitraum", "abrechnungs zeitraum", "zeitraum", "statem
                  r"re:kontoauszug(?:\s+nr\.?\s*\S+)?\s+vom", "berichtszeitraum", "vom", "from")
 OPENING = lexicon("alter kontostand", "alter saldo", "anfangs saldo", "saldo alt", "anfangs bestand", "start saldo",
                   "saldo vortrag", "vortrag", "opening balance", "previous balance", "balance brought forward",
-                  "starting balance", "beginning balance", "kontostand am anfang")
+                  "starting balance", "beginning balance", "kontostand am anfang", "kontostand alt", "vor saldo")
 CLOSING = lexicon("neuer kontostand", "neuer saldo", "end saldo", "saldo neu", "end bestand", "schluss saldo",
                   "closing balance", "new balance", "ending balance", "final balance", "balance carried forward",
-                  "kontostand am ende")
+                  "kontostand am ende", "kontostand neu", "neuer stand", "end stand")
 FROM_LABEL = lexicon("von", "vom", "from", "zeitraum von", "period from", "start date", "beginn")
 TO_LABEL = lexicon("bis", "bis zum", "to", "until", "end date", "ende")
 MONTH_PERIOD = lexicon("auszugs zeitraum", "zeitraum", "statement period", "period", "konto auszug", "auszug",
@@ -46,8 +46,11 @@ BANK_LABEL = lexicon("bank", "kreditinstitut", "institut")
 IS_LABEL = label_test(HOLDER, PERIOD, OPENING, CLOSING, IBAN_LABEL, BANK_LABEL,
                       re.compile(r"bic|swift|datum|date|betrag|amount|saldo|balance", re.IGNORECASE))
 
-FLAT_OPENING = r"alter kontostand|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance|balance brought forward"
-FLAT_CLOSING = r"neuer kontostand|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
+# The flat text keeps a label and its value together where a photo's layout lines interleave two rows.
+FLAT_OPENING = (r"alter kontostand|kontostand alt|alter saldo|anfangssaldo|saldo alt|opening balance|previous balance"
+                r"|balance brought forward|starting balance|beginning balance|anfangsbestand")
+FLAT_CLOSING = (r"neuer kontostand|kontostand neu|neuer saldo|endsaldo|saldo neu|closing balance|new balance"
+                r"|ending balance|final balance|endbestand|schlusssaldo")
 BANK_WORD = re.compile(r"bank|banco|banque|banca|sparkasse|volksbank|raiffeisen|postbank|\bing\b|n26|comdirect",
                        re.IGNORECASE)
 # "BEZUGE" / "BEZUEGE": a bank's upper-case purpose without its umlaut, or OCR's reading of it ("Beziige").

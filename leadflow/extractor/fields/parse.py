@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 
-from leadflow.extractor.normalise import repair_numbers
+from leadflow.extractor.normalise import month_word, repair_dates, repair_numbers
 
 # 1.234,56  1234,56  -854,50  854,50-  + 2.780,70  1,234.56  1234.56  (the sign may stand apart)
 AMOUNT = re.compile(
@@ -22,8 +22,18 @@ MONTHS = {name: number for number, names in enumerate([
     ("august", "aug"), ("september", "sep", "sept"), ("oktober", "october", "oct", "okt"),
     ("november", "nov"), ("dezember", "december", "dec", "dez")], start=1) for name in names}
 # "7. Mai 2014", "May 7, 2014", and a core banking system's "01-OCT-2026".
-MONTH_NAME_DATE = re.compile(r"\b(\d{1,2})(?:\.?\s+|-)([A-Za-zä]{3,9})(?:\.?\s+|-)(\d{4})\b"
-                             r"|\b([A-Za-zä]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b")
+# The month's word may carry OCR's confusions ("0ktober", "Apri1", "Dezernber"): month_of reads it.
+MONTH_WORD = r"(?:[A-Za-zäÄéè]|0(?=[a-z]))[A-Za-zäéè01]{2,9}"
+MONTH_NAME_DATE = re.compile(rf"\b(\d{{1,2}})(?:\.?\s+|-)({MONTH_WORD})(?:\.?\s+|-)(\d{{4}})\b"
+                             rf"|\b({MONTH_WORD})\.?\s+(\d{{1,2}}),?\s+(\d{{4}})\b")
+
+
+def month_of(word: str) -> int | None:
+    """The month a word names ("Oktober", "OKT", "Mai"), also as OCR misreads it ("0ktober", "Apri1")."""
+    name = month_word(word, MONTHS)
+    return MONTHS[name] if name else None
+
+
 IBAN_START = re.compile(r"\b([A-Z]{2}[0-9OIlSB]{2}(?:\s?[A-Z0-9]){11,34})")
 LEGAL_FORM = re.compile(r"\b((?:GmbH|GMBH|AG|SE|UG)\s?&\s?Co\.?\s?(?:KGaA|KG|OHG)|g?GmbH|GMBH|g?AG|SE|KG|KGaA|OHG|UG"
                         r"|e\.\s?V\.|e\.\s?K(?:fm|fr)?\.|eG|Ltd\.?|LTD\.?|Inc\.?|INC\.?|LLC|B\.V\.|S\.A\.|PLC|GbR|mbH"
@@ -80,7 +90,20 @@ def _ocr_repaired(raw: str) -> str:
     raw = repair_numbers(raw)
     raw = re.sub(r"(?<=\d)[:;]{1,2}(?=\d{3}[.,]\d{2}(?!\d))", ".", raw)
     raw = re.sub(r"(?<=\d) (?=[.,]\d{2}(?![\d.,]))", "", raw)
+    raw = SPLIT_GROUP.sub(_group_joined, raw)
+    raw = SPLIT_CENTS.sub(r"\1\2", raw)
     return re.sub(r"(?<![\d.,])(\d{1,3}),(\d{3}),(\d{2})(?![\d.,])", r"\1.\2,\3", raw)
+
+
+# A space OCR set inside a figure's thousands group ("53.36 2,68", "1.2 34,56"): the two parts make
+# one group of three, so the space is no column gap (a gap never splits a group of a grouped figure).
+SPLIT_GROUP = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})*\.)(\d{1,2}) (\d{1,2})(?=(?:\.\d{3})*,\d{2}(?![\d.,]))")
+# A space after the decimal comma of a grouped figure ("53.362, 68").
+SPLIT_CENTS = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+,) (\d{2})(?![\d.,])")
+
+
+def _group_joined(m: re.Match) -> str:
+    return m.group(1) + m.group(2) + m.group(3) if len(m.group(2)) + len(m.group(3)) == 3 else m.group(0)
 
 
 def money(raw: str) -> str | None:
@@ -95,7 +118,9 @@ def money(raw: str) -> str | None:
 
 
 def iso_date(raw: str) -> str | None:
-    """The first date in `raw` as YYYY-MM-DD: 31.03.2026, 2026-03-31, 31/12/2017, 7. Mai 2014, May 7, 2014."""
+    """The first date in `raw` as YYYY-MM-DD: 31.03.2026, 2026-03-31, 31/12/2017, 7. Mai 2014, May 7, 2014;
+    also as OCR misreads it ("0l.1O.2026", "31. 03. 2026": normalise.repair_dates)."""
+    raw = repair_dates(raw)
     candidates = []
     for pattern, order in ((DATE_DMY, "dmy"), (DATE_ISO, "ymd"), (DATE_SLASH, "dmy"), (DATE_DASH, "dmy")):
         for m in pattern.finditer(raw):
@@ -106,7 +131,7 @@ def iso_date(raw: str) -> str | None:
             d, name, y = m.group(1), m.group(2), m.group(3)
         else:
             name, d, y = m.group(4), m.group(5), m.group(6)
-        month = MONTHS.get(name.lower())
+        month = month_of(name)
         if month:
             candidates.append((m.start(), int(y), month, int(d)))
     for _, y, mo, d in sorted(candidates):
@@ -147,9 +172,11 @@ def iso_dates(raw: str) -> list[str]:
 
 def month_period(raw: str) -> str | None:
     """A pay period as YYYY-MM: "für August 2026", "OKT. 2026", "08/2026", "08.2026", "2026-08",
-    or the month of a date or a range inside one month ("01.10.2026 - 31.10.2026")."""
-    for m in re.finditer(r"\b([A-Za-zäÄ]{3,9})\.?\s*(\d{4})\b", raw):
-        month = MONTHS.get(m.group(1).lower())
+    or the month of a date or a range inside one month ("01.10.2026 - 31.10.2026"); also as OCR
+    misreads them ("0ktober 2026", "Ol.2O26")."""
+    raw = repair_dates(raw)
+    for m in re.finditer(rf"\b({MONTH_WORD})\.?\s*(\d{{4}})\b", raw):
+        month = month_of(m.group(1))
         if month:
             return f"{m.group(2)}-{month:02d}"
     m = re.search(r"(?<![\d.,/])(0?[1-9]|1[0-2])\s?[/.]\s?((?:19|20)\d{2})\b(?![.,/]\d)", raw)
@@ -160,7 +187,11 @@ def month_period(raw: str) -> str | None:
         return f"{m.group(1)}-{m.group(2)}"
     start, end = date_range(raw)
     if start and end:
-        # A range over two months ("10.10.-09.11.2026") is no one month's.
+        # A range over two months ("10.10.-09.11.2026") is no one month's. The same month in two
+        # years is one year misread ("June 1, 2036 - June 30, 2026"): the year that is no future's.
+        if start[:7] != end[:7] and start[5:7] == end[5:7] and start[:4] != end[:4]:
+            years = [y for y in (start[:4], end[:4]) if int(y) <= date.today().year + 1]
+            return f"{years[0]}-{start[5:7]}" if len(years) == 1 else None
         return start[:7] if start[:7] == end[:7] else None
     day = iso_date(raw)
     return day[:7] if day else None
@@ -169,6 +200,7 @@ def month_period(raw: str) -> str | None:
 def date_range(raw: str) -> tuple[str | None, str | None]:
     """Start and end of a period: "01.08.2026 - 31.08.2026", "vom 1. August 2026 bis 31. August 2026",
     "2026-08-01 to 2026-08-31", "1 Aug 2026 – 31 Aug 2026"; (None, None) unless both are dates."""
+    raw = repair_dates(raw)
     days = _dates_in_order(raw)
     short = SHORT_RANGE.search(raw)
     if short and (len(days) < 2 or raw.find(short.group(0)) <= _first_date_at(raw)):
@@ -205,7 +237,7 @@ def _dates_in_order(raw: str) -> list[str]:
             found.append((m.start(), m.end(), year, int(mo), int(d)))
     for m in MONTH_NAME_DATE.finditer(raw):
         d, name, y = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
-        month = MONTHS.get(name.lower())
+        month = month_of(name)
         if month:
             found.append((m.start(), m.end(), int(y), month, int(d)))
     out, taken = [], []
@@ -225,7 +257,8 @@ DATE_DMY_SHORT = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{2})\b(?!\.?\d)")
 
 def year(raw: str) -> int | None:
     """A four-digit year 1990-2099 ("für das Kalenderjahr 2025", "VZ 2025"), or the year of a
-    period that lies within one year ("01.01.2025 - 31.12.2025")."""
+    period that lies within one year ("01.01.2025 - 31.12.2025"); also OCR's "2O25"."""
+    raw = repair_dates(raw)
     start, end = date_range(raw)
     if start and end and start[:4] == end[:4]:
         return int(start[:4])
@@ -306,12 +339,18 @@ def euro_cents(raw: str) -> str | None:
 
 
 def tax_class(raw: str) -> int | None:
-    """A wage tax class 1-6, in digits or Roman numerals."""
+    """A wage tax class 1-6, in digits or Roman numerals; also as OCR reads a numeral's strokes ("l",
+    "|", "Il", "lll", "lV", "11" for II: no class is eleven)."""
     m = re.match(r"\s*[:/]?\s*(VI|IV|V|I{1,3}|[1-6])\b(?![.,]\d)", raw)
     if not m:
-        return None
-    roman = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
-    return roman.get(m.group(1).upper()) or int(m.group(1))
+        m = re.match(r"\s*[:/]?\s*([Il1|]{1,3}[V]?|V[Il1|]|[Il|]V)(?![\w.,]|\s?[.,]\d)", raw)
+        if not m or m.group(1) in {"1"}:
+            return None
+        return ROMAN_CLASSES.get(re.sub(r"[Il1|]", "I", m.group(1)))
+    return ROMAN_CLASSES.get(m.group(1).upper()) or int(m.group(1))
+
+
+ROMAN_CLASSES = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
 
 
 def iban(raw: str) -> str | None:

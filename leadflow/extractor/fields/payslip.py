@@ -39,7 +39,7 @@ PERIOD = lexicon("abrechnungs zeitraum", "abrechnungs monat", "abrechnungs perio
 TITLE_PERIOD = lexicon(r"re:(?:entgelt|gehalts?|lohn|verdienst|bezüge|brutto\s?-?netto\s?-?)abrechnung",
                        r"re:(?:bezüge|besoldungs)mitteilung", r"re:mitteilung\s(?:über\s)?(?:die\s)?(?:bezüge|besoldung)", "payslip",
                        "pay slip", "salary statement")
-TAX_CLASS = lexicon("steuer ?klasse", r"re:st\.?\s?-?k[lI1]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
+TAX_CLASS = lexicon("steuer ?klasse", r"re:steuer\s?-?k[iI1|]asse", r"re:steuer\s?-?k[lI1|]\.", r"re:st\.?\s?-?k[lI1|]\.?", r"re:lst\.?-?klasse", "tax class", "tax bracket")  # OCR: StKI
 GROSS = lexicon("gesamt brutto", "brutto verdienst", "brutto bezüge", "brutto bezug", "summe brutto", "brutto lohn",
                 "brutto gehalt", "brutto entgelt", "gesamt bruttoentgelt", "summe bruttoentgelt", "summe bezüge",
                 "brutto gesamt", "gesamt bezüge", "summe der bezüge", "summe der brutto bezüge", "gross pay", "gross wages", "total gross pay",
@@ -80,12 +80,14 @@ TITLE_WEIGHT = 0.9
 FLAT_GROSS = r"gesamt-?\s?brutto|bruttoverdienst|bruttobezüge|summe brutto|\bgross pay\b|\btotal gross\b"
 FLAT_NET = r"netto-?\s?verdienst|nettobezüge|nettolohn|nettogehalt|\bnet pay\b|\bnet salary\b"
 FLAT_PAYOUT = r"auszahlungsbetrag|auszahlung|überweisungsbetrag|\bamount paid\b|\bpayout\b"
-ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
+FLAT_TAX_CLASS = re.compile(r"(?:steuer\s?-?k[l1iI|](?:asse\b|\.)|\bst\.?\s?-?k[l1iI|]\.?|\blst\.?-?k[l1iI|]\.?|\btax class)\s*[:/]?[ \t]*",
+                            re.IGNORECASE)
 # A month with a two-digit year, as a whole cell under "Monat/Jahr" or after "Abrechnungsmonat": "10/26".
 SHORT_MONTH = re.compile(r"(0?[1-9]|1[0-2])\s?[/.]\s?(\d{2})")
 # Dates near the top that are no pay period: entry, leaving and birth dates in the personal data.
 OTHER_DATE = re.compile(r"(?:eintritt(?:sdatum)?|austritt(?:sdatum)?|geb(?:urts)?\.?\s?-?\s?datum|geboren(?:\s+am)?"
-                        r"|date of birth|hire date|start date|entry date)[\s:|]*\d{1,2}[./-]\d{1,2}[./-]\d{2,4}",
+                        r"|date of birth|hire date|start date|entry date|(?:beschäftigt|employed|tätig)\s+(?:seit|since))"
+                        r"[\s:|]*\d{1,2}[./-]\d{1,2}[./-]\d{2,4}",
                         re.IGNORECASE)
 # A line that names the bank or a rate, not the employer ("Überweisung: Nordbank AG", "Pauschsteuer 2 % (trägt AG)").
 NOT_EMPLOYER_LINE = re.compile(r"\bIBAN\b|\bBIC\b|\bbank\s?verbindung|überweisung|\bkonto\b|%", re.IGNORECASE)
@@ -261,6 +263,10 @@ def _cell(row, span: tuple[float, float, float]) -> str | None:
     return p.amount(cell.text) if cell is not None else None
 
 
+HEAD_LINES = 16
+MONTH_LINE = re.compile(rf"(?:{p.MONTH_WORD})\.?\s*(?:19|20)\d{{2}}", re.IGNORECASE)
+
+
 def _flat_period(f: Findings, text: str) -> None:
     found = p.after_label(text, r"abrechnungsmonat|abrechnungszeitraum|\bpay period\b|\bperiod\b", p.month_period)
     if found:
@@ -269,6 +275,13 @@ def _flat_period(f: Findings, text: str) -> None:
     head = OTHER_DATE.sub(" ", "\n".join(p.lines(text)[:6]))
     m = re.search(r"(?:für|for)\s+([A-Za-zä]+\.?\s+\d{4})", head, re.IGNORECASE)
     f.offer("period", p.month_period(m.group(1)) if m else p.month_period(head), GUESS + 0.1)
+    # A scan that lost the period's label keeps its value: a line near the top that is a month and
+    # its year and nothing else ("SEPTEMBER 2026").
+    for line in p.lines(text)[:HEAD_LINES]:
+        value = p.month_period(line) if MONTH_LINE.fullmatch(line) else None
+        if value:
+            f.offer("period", value, GUESS)
+            break
 
 
 def _month(raw: str) -> str | None:
@@ -294,10 +307,12 @@ def _public_body(text: str) -> str | None:
 
 
 def _flat_tax_class(f: Findings, text: str) -> None:
-    m = re.search(r"(?:steuerklasse|\bstkl\.?|\btax class)\s*[:/]?\s*(VI|IV|V|I{1,3}|[1-6])\b", text, re.IGNORECASE)
-    if m:
-        f.offer("tax_class", ROMAN.get(m.group(1).upper()) or int(m.group(1)), FLAT_LABEL)
-        return
+    # OCR reads the label's l as i, I or 1 ("Steuerkiasse", "StKI") and the numeral's strokes as l or |.
+    for m in FLAT_TAX_CLASS.finditer(text):
+        found = p.tax_class(text[m.end():m.end() + 12])
+        if found:
+            f.offer("tax_class", found, FLAT_LABEL)
+            return
     # DATEV-like header row: Pers.-Nr. | Geb.-Datum | StKl | Ki.Frbtr. -> "17.03.1986  1  0,0"
     m = re.search(r"\d{2}\.\d{2}\.\d{4}[\s|]+([1-6])[\s|]+\d,\d\b", text)
     if m:
