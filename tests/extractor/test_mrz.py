@@ -4,7 +4,7 @@ import json
 import pytest
 
 from leadflow.extractor.fields.id_document import parse_fields
-from leadflow.extractor.mrz import check_digit, find_mrz
+from leadflow.extractor.mrz import check_digit, find_mrz, parse_mrz
 from tests.extractor.conftest import requires_tesseract, sample
 
 ICAO_TD3 = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\nL898902C36UTO7408122F1204159ZE184226B<<<<<10"
@@ -26,10 +26,14 @@ def test_the_icao_specimen_passport_parses_with_every_check_passing():
         "mrz_format": "TD3", "mrz_valid": True}
 
 
-def test_a_changed_character_fails_its_check_digit():
+def test_a_changed_character_fails_its_check_digit_and_no_repair_of_it_counts_as_checked():
     forged = ICAO_TD3.replace("L898902C3", "L898902C4")
+    as_read = parse_mrz(forged.splitlines(), "TD3")
+    assert as_read.checks["document_number"] is False and not as_read.valid
+    # A number one look-alike away from passing may be put right, but only ever marked as such:
+    # its number and dates are then read at the unchecked confidence, never as checked.
     found = find_mrz(forged)
-    assert found.checks["document_number"] is False and not found.valid
+    assert found.repaired and found.document_number != "L898902C3", "a changed number is never taken as the true one"
 
 
 def test_ocr_fillers_read_as_letters_are_repaired():

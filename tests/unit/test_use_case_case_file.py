@@ -8,7 +8,7 @@ from leadflow import sweeps
 from leadflow.domain import case_checks as cc
 from leadflow.domain.events import DocumentStatusChanged
 from leadflow.models import Document, SentNotification
-from leadflow.services import case_file, checklist
+from leadflow.services import case_file, checklist, erasure
 from tests.unit.fakes import PAYSLIP, events, world  # noqa: F401  (fixtures)
 
 PASSPORT = {"surname": "MUSTERMANN", "given_names": "RAHUL", "expiry_date": "2031-01-01", "nationality": "IND"}
@@ -95,15 +95,15 @@ def test_a_closed_cases_documents_do_not_go_stale_and_its_client_is_asked_for_no
     assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 10) == 0
     assert world.session.scalars(select(SentNotification)).all() == []
 
-    world.case.closed_at = None   # reopened: the client came back, and a newer payslip is wanted
-    world.session.commit()
+    # Reopened: the client came back, and a newer payslip is wanted.
+    assert erasure.reopen_case(world.session, world.ports, world.advisor, world.case.id)
     assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 10) == 1
 
 
-def test_the_staleness_sweep_marks_at_most_one_batch(world):
+def test_the_staleness_sweep_reads_a_batch_at_a_time_and_marks_every_document_due_once(world):
     world.ports.settings["SECRET_KEY"] = "unit-test-secret"
     for period in ("2026-06", "2026-07", "2026-08"):
         world.extracted(fields={**PAYSLIP, "period": period})
     world.clock.advance(timedelta(days=2))
-    assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 2) == 2
-    assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 2) == 1
+    assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 2) == 3, "two reads: 2, then 1"
+    assert sweeps.sweep_stale(world.session, world.ports, world.clock.now(), 2) == 0, "marked once"
