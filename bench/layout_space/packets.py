@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pypdf import PdfReader, PdfWriter
 
 from bench.layout_space import TYPES, Generated, draw
+from leadflow import pdf_pages
 
 MIN_PAGES, MAX_PAGES = 5, 25
 MIN_DOCUMENTS, MAX_DOCUMENTS = 2, 8
@@ -104,13 +105,7 @@ def draw_packet(seed: int, scan_share: float = SCAN_SHARE) -> Packet:
 
 def part_pdf(data: bytes, first: int, last: int) -> bytes:
     """Pages first..last (from 1) of a PDF as a PDF of their own: what a child document would hold."""
-    reader = PdfReader(io.BytesIO(data))
-    writer = PdfWriter()
-    for index in range(first - 1, last):
-        writer.add_page(reader.pages[index])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    return pdf_pages.cut(data, first, last)
 
 
 def _document(rng: random.Random, multi: bool, rendering: str, room_for_scans: int, at_least: int = 2) -> Generated:
