@@ -510,34 +510,20 @@ class Uploader:
     def upload(self, index: int, path: Path, kind: str) -> str | None:
         """The new document's id, or None after the attempts ran out (the failure is kept)."""
         data = self._bytes.get(path) or self._bytes.setdefault(path, path.read_bytes())
-        session = self._session(self.tokens[index % len(self.tokens)])
-        problem = "no attempt"
-        for attempt in range(self.ATTEMPTS):
-            try:
-                response = session.post(self.base_url + "/api/documents/upload", timeout=30,
-                                        files={"file": (path.name, data, "application/pdf")},
-                                        data={"kind": kind, "title": f"{path.stem} #{index}"})
-            except requests.RequestException as exc:
-                problem = f"{type(exc).__name__}: {exc}"
-            else:
-                if response.status_code == 201:
-                    return response.json()["id"]
-                problem = f"HTTP {response.status_code}: {response.text[:200]}"
-                if response.status_code < 500:
-                    break
-            time.sleep(0.25 * 2 ** attempt * (1 + random.random()))
-        self.failures.append(problem)
-        return None
+        return self._post_file(index, "/api/documents/upload", path.name, data,
+                               {"kind": kind, "title": f"{path.stem} #{index}"})
 
     def upload_packet(self, index: int, name: str, data: bytes) -> str | None:
         """A packet (several documents in one PDF, `split=auto`): its id, or None after the attempts."""
+        return self._post_file(index, "/api/documents?split=auto", name, data, {"title": f"{name} #{index}"})
+
+    def _post_file(self, index: int, route: str, name: str, data: bytes, fields: dict) -> str | None:
         session = self._session(self.tokens[index % len(self.tokens)])
         problem = "no attempt"
         for attempt in range(self.ATTEMPTS):
             try:
-                response = session.post(self.base_url + "/api/documents?split=auto", timeout=30,
-                                        files={"file": (name, data, "application/pdf")},
-                                        data={"title": f"{name} #{index}"})
+                response = session.post(self.base_url + route, timeout=30,
+                                        files={"file": (name, data, "application/pdf")}, data=fields)
             except requests.RequestException as exc:
                 problem = f"{type(exc).__name__}: {exc}"
             else:

@@ -141,9 +141,11 @@
   function upload(job) {
     var entry = job.entry;
     setState(entry, "uploading", say("uploading", {pct: 0}));
-    // Several documents in one file: sent through the app, which splits it (split=auto).
-    var stored = job.kind === PACKET ? sendPacket(job.file, entry) : api("/api/documents/uploads", {filename: job.file.name, content_type: contentType(job.file),
-                                          size: job.file.size, kind: job.kind || null, workspace_id: workspaceId})
+    // Several documents in one file goes the same way, offered with split=auto and no kind.
+    var packet = job.kind === PACKET;
+    var stored = api("/api/documents/uploads", {filename: job.file.name, content_type: contentType(job.file),
+                                                size: job.file.size, kind: packet ? null : job.kind || null,
+                                                split: packet ? "auto" : "none", workspace_id: workspaceId})
       .then(function (offer) {
         return transfer(offer.upload, job.file, entry).then(function () { return offer.document_id; });
       })
@@ -161,35 +163,6 @@
         setState(entry, "failed", say("failed", {message: explain(error, job.file)}));
         return false;
       });
-  }
-
-  // A packet goes as one multipart POST with its progress shown; the JSON answer is the packet.
-  function sendPacket(file, entry) {
-    return new Promise(function (resolve, reject) {
-      var bar = entry.querySelector("progress");
-      var body = new FormData();
-      body.append("split", "auto");
-      if (workspaceId) body.append("workspace_id", workspaceId);
-      body.append("file", file);
-      var xhr = new XMLHttpRequest();
-      xhr.open("POST", "/api/documents");
-      xhr.setRequestHeader("X-CSRFToken", CSRF);
-      xhr.setRequestHeader("Accept", "application/json");
-      xhr.upload.onprogress = function (event) {
-        if (!event.lengthComputable) return;
-        var pct = Math.min(100, Math.round(event.loaded / event.total * 100));
-        bar.value = pct;
-        message(entry, say("uploading", {pct: pct}));
-      };
-      xhr.onload = function () {
-        var data = {};
-        try { data = JSON.parse(xhr.responseText); } catch (ignored) { /* not JSON: told as its status */ }
-        if (xhr.status >= 200 && xhr.status < 300) { bar.value = 100; resolve(data); return; }
-        reject(failure(xhr.status, data));
-      };
-      xhr.onerror = xhr.onabort = xhr.ontimeout = function () { reject({code: "network"}); };
-      xhr.send(body);
-    });
   }
 
   function api(url, body) {

@@ -100,15 +100,13 @@ def offer_upload():
     # Past the limit is "too large" (413, from the use case), not "not a number".
     size = params.integer(body.get("size"), "size", maximum=2 ** 63 - 1,
                           message="size must be the file's size in bytes, a whole number above 0.")
-    split = body.get("split", "none")
-    if split not in SPLIT_VALUES:
-        raise InvalidInput("split must be auto or none.", code="split_value")
+    split = split_from(body.get("split", "none"))
     intent, target = documents.offer_direct_upload(
         db.session, current_ports(), current_user, filename=filename, content_type=content_type, size=size,
         title=params.text(body.get("title"), "title"),
-        kind=None if split == "auto" else params.text(body.get("kind"), "kind", max_length=40),
+        kind=None if split else params.text(body.get("kind"), "kind", max_length=40),
         workspace_id=params.optional_integer(body.get("workspace_id"), "workspace_id"), max_bytes=max_bytes,
-        split=split == "auto")
+        split=split)
     return jsonify(document_id=intent.id, upload=target), 201
 
 
@@ -364,8 +362,12 @@ def uploaded_from_request():
 
 
 def split_requested() -> bool:
-    """`split` as a form field or in the query: `auto` (a packet) or `none`/absent (one document)."""
-    raw = request.form.get("split") or request.args.get("split") or "none"
+    """`split` as a form field or in the query."""
+    return split_from(request.form.get("split") or request.args.get("split") or "none")
+
+
+def split_from(raw) -> bool:
+    """An upload's `split`: `auto` (a packet) or `none` (one document)."""
     if raw not in SPLIT_VALUES:
         raise InvalidInput("split must be auto or none.", code="split_value")
     return raw == "auto"
